@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// One product per folder under `Packages/`; every plugin depends on `InjectionKernel` alone.
+let package = Package(
+  name: "DeluxeInjection",
+  products: [
+    .library(name: "InjectionKernel", targets: ["InjectionKernel"]),
+    .library(name: "InjectPlugin", targets: ["InjectPlugin"]),
+  ],
+  targets: [
+    .target(name: "InjectionKernel", path: "Packages/InjectionKernel/Sources/InjectionKernel"),
+    .target(name: "InjectPlugin", dependencies: ["InjectionKernel"], path: "Packages/InjectPlugin/Sources/InjectPlugin"),
+    .testTarget(
+      name: "InjectPluginTests",
+      dependencies: ["InjectPlugin"],
+      path: "Tests/InjectPluginTests"
+    ),
+    .testTarget(
+      name: "InjectionKernelTests",
+      dependencies: ["InjectionKernel", "KernelTestFixtures"],
+      path: "Tests/InjectionKernelTests"
+    ),
+    // A second library target, linked into the test image, so discovery is proven across modules.
+    .target(
+      name: "KernelTestFixtures",
+      dependencies: ["InjectionKernel"],
+      path: "Tests/KernelTestFixtures"
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// Language settings shared by every target.
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  target.swiftSettings = settings
+}

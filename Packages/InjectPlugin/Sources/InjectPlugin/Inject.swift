@@ -1,0 +1,75 @@
+public import InjectionKernel
+
+/// Marks a property for injection: DeluxeInjection's `<DIInject>` in Swift.
+///
+/// ```swift
+/// final class ViewModel {
+///   @Inject var settings: Settings
+///   @Inject var analytics: any Analytics
+///   @Inject var logger: Logger?
+/// }
+/// try Injection.inject(Settings.self).value(Settings(theme: "dark"))
+/// ViewModel().settings.theme  // "dark", for every instance, existing and future
+/// ```
+///
+/// In classes every instance reads through its class's injection. In structs and for `static`
+/// properties there is no instance to select, so only injections selected by type alone reach them
+/// (`Injection.inject(Settings.self).value(…)`), through ``wrappedValue``.
+@propertyWrapper
+public struct Inject<Value>: MarkedPropertyWrapper {
+  /// The plugin owning `@Inject` properties.
+  public static var plugin: PluginID { InjectPlugin.id }
+
+  /// The per-instance storage (copied on write when the owner is a struct).
+  public private(set) var storage: MarkedPropertyStorage<Value>
+
+  /// An empty property: reads return the injection, or stop with a message if there is none.
+  public init() { storage = MarkedPropertyStorage() }
+
+  /// A property that stores `wrappedValue` until something else is stored; an injection of the value
+  /// kind does not override a stored value, a getter does.
+  public init(wrappedValue: Value) { storage = MarkedPropertyStorage(storing: wrappedValue) }
+
+  /// The property of a class instance: read and written through its class-level slot.
+  @inlinable
+  public static subscript<Owner: AnyObject>(
+    _enclosingInstance object: Owner,
+    wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
+    storage storage: ReferenceWritableKeyPath<Owner, Self>
+  ) -> Value {
+    @inline(__always) get { read(object, storage) }
+    set { write(newValue, object, storage) }
+  }
+
+  /// The value, for struct owners and `static` properties: the stored value, else the value injected
+  /// by type, else `nil` for an optional; a non-optional with neither stops with a message.
+  public var wrappedValue: Value {
+    get {
+      if let stored = storage.storedValue { return stored }
+      if let injected = TypeKeyedInjections.shared.value(of: Value.self) { return injected }
+      if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
+        return none
+      }
+      fatalError(
+        "@Inject \(String(reflecting: Value.self)) in a struct or static property was read before anything was "
+          + "injected or stored. Inject it with Injection.inject(\(String(reflecting: Value.self)).self).value(…).")
+    }
+    set {
+      if !isKnownUniquelyReferenced(&storage) { storage = MarkedPropertyStorage() }
+      storage.setStoredValue(newValue)
+    }
+  }
+
+  /// How to inject `property`, for the message of a read that finds nothing.
+  public static func injectionHint(for property: PropertyDescriptor) -> String {
+    "Injection.inject(\(property.valueTypeName).self).value(…)"
+  }
+}
+
+/// The `@Inject` plugin: value, shared, getter and setter injection into `@Inject` properties.
+public enum InjectPlugin: InjectionPlugin {
+  /// `Inject`.
+  public static let id = PluginID("Inject")
+  /// `Inject`'s marker.
+  public static var markerTypes: [any InjectionMarker.Type] { [Inject<Never>.self] }
+}

@@ -1,0 +1,50 @@
+public import InjectionKernel
+
+extension InjectionRules {
+  /// Selects the `@Inject` properties declared with exactly the type `type` (a class, a struct, an
+  /// optional or an existential such as `(any Analytics).self`).
+  public func inject<Value>(_ type: Value.Type) -> InjectSelection<Value> {
+    InjectSelection(
+      selection: PropertySelection(plugin: InjectPlugin.id).ofType(type), rules: self, isTypeOnly: true)
+  }
+
+  /// Selects `@Inject` properties of any type, to be narrowed by class, name or predicate; the value the
+  /// verb gives must fit every selected property, or the commit throws.
+  public func inject<Value>(valueOf type: Value.Type = Value.self, anyTypeIn classes: AnyClass...) -> InjectSelection<Value> {
+    InjectSelection(selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: self, isTypeOnly: false)
+  }
+
+  /// Rejects every `@Inject` property (and every type-keyed injection for structs and statics).
+  public func rejectAll() {
+    rejectAll(plugin: InjectPlugin.id)
+    onCommit { TypeKeyedInjections.shared.removeAll() }
+  }
+}
+
+extension Injection {
+  /// Selects the `@Inject` properties of exactly `type`; the verb commits at once.
+  ///
+  /// ```swift
+  /// try Injection.inject(Settings.self).value(Settings())
+  /// ```
+  public static func inject<Value>(_ type: Value.Type) -> InjectSelection<Value> {
+    InjectSelection(
+      selection: PropertySelection(plugin: InjectPlugin.id).ofType(type), rules: nil, isTypeOnly: true)
+  }
+
+  /// Selects `@Inject` properties of any type declared in `classes` (narrow further by name or
+  /// predicate); the verb commits at once and throws if its value does not fit a selected property.
+  public static func inject<Value>(valueOf type: Value.Type = Value.self, anyTypeIn classes: AnyClass...)
+    -> InjectSelection<Value>
+  {
+    InjectSelection(selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: nil, isTypeOnly: false)
+  }
+
+  /// Rejects every `@Inject` property at once.
+  @discardableResult
+  public static func rejectAllInjections() throws -> InjectionPlan {
+    let rules = InjectionRules()
+    rules.rejectAll()
+    return try commit(rules)
+  }
+}

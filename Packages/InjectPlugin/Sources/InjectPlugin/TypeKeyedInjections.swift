@@ -1,0 +1,35 @@
+import Synchronization
+
+/// Injections selected by type alone, kept per value type for `@Inject` in structs and `static`
+/// properties, which have no class-level slot.
+final class TypeKeyedInjections: Sendable {
+  static let shared = TypeKeyedInjections()
+
+  /// A value, or a shared value created on first use.
+  enum Entry: @unchecked Sendable {  // payloads are immutable; the values are shared like any injection
+    case value(Any)
+    case shared(() -> Any)
+  }
+
+  private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+  /// The value injected for `type`, if any.
+  func value<Value>(of type: Value.Type) -> Value? {
+    let entry = entries.withLock { $0[ObjectIdentifier(type)] }
+    switch entry {
+    case .value(let value): return value as? Value
+    case .shared(let make): return make() as? Value
+    case nil: return nil
+    }
+  }
+
+  /// Sets or (with `nil`) removes the injection for `type`.
+  func set(_ entry: Entry?, for type: Any.Type) {
+    entries.withLock { $0[ObjectIdentifier(type)] = entry }
+  }
+
+  /// Removes every type-keyed injection.
+  func removeAll() {
+    entries.withLock { $0.removeAll() }
+  }
+}

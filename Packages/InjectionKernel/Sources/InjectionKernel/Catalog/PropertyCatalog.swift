@@ -1,0 +1,215 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// The cached catalog of marked properties built by the kernel's one shared enumeration pass.
+///
+/// The pass walks the type records of every image not scanned before, finds the marker types (every
+/// nominal type conforming to ``InjectionMarker``, from the images' conformance records), and compares
+/// the outermost type of each field record of each class against them by pointer — nothing is
+/// allocated and no metadata is instantiated for unmarked classes. Classes with marked fields are then
+/// resolved to concrete ``PropertyDescriptor``s (generic classes once per specialization, when first
+/// used). A second pass reads only what is new.
+final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guarded by `lock`
+  static let shared = PropertyCatalog()
+
+  /// The marked fields of one class, from its field records.
+  private struct MarkedClass {
+    let descriptor: ClassDescriptor
+    /// (own field index, record) of each marked field.
+    let fields: [(index: Int, isVar: Bool)]
+  }
+
+  private let lock = KernelLock()
+  private var discovery: ClassDiscovery = .loadedImages
+  private var scannedImages: Set<UInt> = []
+  private var scannedClasses: Set<ContextDescriptor> = []
+  private var markerDescriptors: [UnsafeRawPointer] = []
+  private var markerProtocol: UnsafeRawPointer?
+  private var marked: [ContextDescriptor: MarkedClass] = [:]
+  private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
+  private var resolvedOrder: [ObjectIdentifier] = []
+  private var passLog: [CatalogPass] = []
+  /// Non-generic classes found by the running pass, resolved at its end.
+  private var pendingResolution: [ClassDescriptor] = []
+
+  // MARK: Queries
+
+  /// Runs a pass over whatever is new, then returns every resolved marked property.
+  func refresh() -> [PropertyDescriptor] {
+    lock.withLock {
+      runPass()
+      return resolvedOrder.flatMap { resolved[$0] ?? [] }
+    }
+  }
+
+  /// The passes run so far, oldest first.
+  var passes: [CatalogPass] { lock.withLock { passLog } }
+
+  /// Replaces the discovery mode; the next pass scans the given classes (or the images).
+  func setDiscovery(_ newDiscovery: ClassDiscovery) {
+    lock.withLock { discovery = newDiscovery }
+  }
+
+  /// The marked properties `cls` itself declares (resolving it if needed).
+  func declaredProperties(of cls: AnyClass) -> [PropertyDescriptor] {
+    lock.withLock {
+      runPass()
+      return resolve(cls)
+    }
+  }
+
+  /// The marked property at `offset` in instances of `cls`, declared by `cls` or a superclass.
+  func property(of cls: AnyClass, atOffset offset: Int) -> PropertyDescriptor? {
+    lock.withLock {
+      runPass()  // marker types must be known before an unseen class is scanned
+      var current: AnyClass? = cls
+      while let candidate = current {
+        if let found = resolve(candidate).first(where: { $0.offset == offset }) { return found }
+        current = MetadataAccess.superclass(of: candidate)
+      }
+      return nil
+    }
+  }
+
+  /// Whether the class of this descriptor is generic and has marked fields (used by reports).
+  func unresolvedGenericClasses() -> [String] {
+    lock.withLock {
+      marked.values.filter { $0.descriptor.isGeneric }.map { $0.descriptor.context.qualifiedName }.sorted()
+    }
+  }
+
+  // MARK: The pass (lock held)
+
+  private func runPass() {
+    let start = ContinuousClock.now
+    var images = 0
+    var classes = 0
+    var fields = 0
+    var found = 0
+    switch discovery {
+    case .loadedImages:
+      var newImages: [MetadataImage] = []
+      MetadataImages.forEachImage { image in
+        if !scannedImages.contains(image.key) { newImages.append(image) }
+      }
+      guard !newImages.isEmpty else { return }
+      for image in newImages { collectMarkers(in: image) }
+      for image in newImages {
+        scannedImages.insert(image.key)
+        images += 1
+        TypeRecords.forEachClass(in: image.typeRecords) { descriptor in
+          classes += 1
+          let counts = scan(descriptor)
+          fields += counts.fields
+          found += counts.marked
+        }
+      }
+    case .classes(let list):
+      MetadataImages.forEachImage { image in
+        if !scannedImages.contains(image.key) {
+          scannedImages.insert(image.key)
+          collectMarkers(in: image)
+        }
+      }
+      var newClasses: [ClassDescriptor] = []
+      for cls in list {
+        var current: AnyClass? = cls
+        while let candidate = current, MetadataAccess.isSafeSwiftClass(candidate) {
+          if let context = ContextDescriptor(of: candidate), let descriptor = ClassDescriptor(context),
+            !scannedClasses.contains(context)
+          {
+            newClasses.append(descriptor)
+          }
+          current = MetadataAccess.superclass(of: candidate)
+        }
+      }
+      guard !newClasses.isEmpty else { return }
+      for descriptor in newClasses where !scannedClasses.contains(descriptor.context) {
+        classes += 1
+        let counts = scan(descriptor)
+        fields += counts.fields
+        found += counts.marked
+      }
+    }
+    // Non-generic classes are resolved at once; generic ones per specialization, when used.
+    for entry in pendingResolution {
+      if let cls = MetadataAccess.classMetadata(of: entry.context) { _ = resolve(cls) }
+    }
+    pendingResolution.removeAll()
+    let elapsed = (ContinuousClock.now - start).components
+    passLog.append(
+      CatalogPass(
+        images: images, classes: classes, fields: fields, markerTypes: markerDescriptors.count,
+        markedProperties: found,
+        nanoseconds: UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000)))
+  }
+
+  /// Adds the marker types declared in `image`: nominal types conforming to `InjectionMarker`.
+  private func collectMarkers(in image: MetadataImage) {
+    ConformanceRecords.forEachConformingType(in: image, to: isMarkerProtocol) { descriptor in
+      if !markerDescriptors.contains(descriptor.pointer) { markerDescriptors.append(descriptor.pointer) }
+    }
+  }
+
+  private func isMarkerProtocol(_ descriptor: ContextDescriptor) -> Bool {
+    if let markerProtocol { if descriptor.pointer == markerProtocol { return true } }
+    guard descriptor.isProtocol(named: "InjectionMarker", inModule: "InjectionKernel") else { return false }
+    if markerProtocol == nil { markerProtocol = descriptor.pointer }
+    return true
+  }
+
+  /// Reads the field records of one class; returns how many it compared and how many were marked.
+  private func scan(_ descriptor: ClassDescriptor) -> (fields: Int, marked: Int) {
+    scannedClasses.insert(descriptor.context)
+    guard let records = descriptor.fieldDescriptor?.records else { return (0, 0) }
+    var fields: [(index: Int, isVar: Bool)] = []
+    for (index, record) in records.enumerated() {
+      guard let outer = record.mangledTypeName?.outermostDescriptor else { continue }
+      if markerDescriptors.contains(outer.pointer) { fields.append((index, record.isVar)) }
+    }
+    if !fields.isEmpty {
+      marked[descriptor.context] = MarkedClass(descriptor: descriptor, fields: fields)
+      if !descriptor.isGeneric { pendingResolution.append(descriptor) }
+    }
+    return (records.count, fields.count)
+  }
+
+  /// The marked properties `cls` declares, resolving the class on first use.
+  private func resolve(_ cls: AnyClass) -> [PropertyDescriptor] {
+    let id = ObjectIdentifier(cls)
+    if let known = resolved[id] { return known }
+    guard MetadataAccess.isSafeSwiftClass(cls), let context = ContextDescriptor(of: cls) else {
+      resolved[id] = []
+      return []
+    }
+    if !scannedClasses.contains(context), let descriptor = ClassDescriptor(context) {
+      _ = scan(descriptor)  // a class from an image or a list the pass has not seen
+    }
+    guard let entry = marked[context] else {
+      resolved[id] = []
+      return []
+    }
+    // `_forEachField` lists inherited fields first; this class's own fields are the last ones.
+    var all: [(name: String, offset: Int, type: Any.Type)] = []
+    _ = _forEachField(of: cls, options: _EachFieldOptions(rawValue: 1)) { name, offset, type, _ in
+      all.append((String(cString: name), offset, type))
+      return true
+    }
+    let ownCount = entry.descriptor.numberOfFields
+    let own = all.suffix(ownCount)
+    let className = String(reflecting: cls)
+    var properties: [PropertyDescriptor] = []
+    for field in entry.fields where field.index < own.count {
+      let (name, offset, type) = own[own.startIndex + field.index]
+      guard let marker = type as? any InjectionMarker.Type else { continue }
+      properties.append(
+        PropertyDescriptor(
+          declaringClass: cls, className: className, name: name.hasPrefix("_") ? String(name.dropFirst()) : name,
+          valueType: marker.valueType, markerType: marker, fieldType: type, offset: offset,
+          isMutable: field.isVar))
+    }
+    resolved[id] = properties
+    resolvedOrder.append(id)
+    return properties
+  }
+}

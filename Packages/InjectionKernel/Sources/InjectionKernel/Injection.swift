@@ -1,0 +1,212 @@
+import Synchronization
+
+/// The kernel's entry points: commit batches of rules, query the catalog, and inspect what is injected.
+///
+/// Plugins add their own verbs to this namespace and to ``InjectionRules`` in extensions
+/// (`Injection.inject(Settings.self)…`, `Injection.injectLazy()`).
+public enum Injection {
+  /// Odd while a commit installs its injections; see ``withConsistentReads(_:)``.
+  private static let configurationVersion = Atomic<UInt>(0)
+
+  // MARK: Committing
+
+  /// Applies a batch atomically and returns what it did. A type mismatch anywhere throws
+  /// ``InjectionError/typeMismatch(property:expected:given:)`` and applies nothing.
+  @discardableResult
+  public static func commit(_ rules: InjectionRules) throws -> InjectionPlan {
+    try commit(rules, validate: { _ in })
+  }
+
+  /// Applies a batch atomically after `validate` accepted its plan (throwing from `validate` applies
+  /// nothing). Entry points such as the imperative block use this for their own checks.
+  @discardableResult
+  public static func commit(_ rules: InjectionRules, validate: (InjectionPlan) throws -> Void) throws
+    -> InjectionPlan
+  {
+    try RuleLog.shared.withCommitLock { log in
+      let plan = try makePlan(rules, log: log).plan
+      try validate(plan)
+      let generation = log.nextGeneration()
+      let slots = plan.entries.map {
+        SlotRegistry.shared.slotHoldingCommitLock(for: $0.property, log: log)
+      }
+      configurationVersion.add(1, ordering: .acquiringAndReleasing)
+      for (slot, entry) in zip(slots, plan.entries) { slot.install(entry.injection, generation: generation) }
+      configurationVersion.add(1, ordering: .acquiringAndReleasing)
+      for change in rules.changes { log.record(change) }
+      for action in rules.commitActions { action() }
+      return plan
+    }
+  }
+
+  /// Computes what committing `rules` would do, without applying it (a dry run).
+  public static func plan(_ rules: InjectionRules) throws -> InjectionPlan {
+    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log).plan }
+  }
+
+  /// Runs `body` until it ran without a commit installing injections at the same time, so that the
+  /// values it reads from several properties all come from one configuration. `body` may run more than
+  /// once and must not commit.
+  public static func withConsistentReads<Result>(_ body: () throws -> Result) rethrows -> Result {
+    while true {
+      let before = configurationVersion.load(ordering: .acquiring)
+      if before & 1 == 1 { continue }
+      let result = try body()
+      if configurationVersion.load(ordering: .acquiring) == before { return result }
+    }
+  }
+
+  // MARK: The catalog
+
+  /// Chooses where the kernel looks for classes (every loaded image by default).
+  public static func setDiscovery(_ discovery: ClassDiscovery) {
+    PropertyCatalog.shared.setDiscovery(discovery)
+  }
+
+  /// Runs the shared pass over whatever is new and returns every marked property cataloged so far.
+  public static func markedProperties() -> [PropertyDescriptor] {
+    PropertyCatalog.shared.refresh()
+  }
+
+  /// The marked properties of one plugin's markers, from the shared pass.
+  public static func properties(of plugin: any InjectionPlugin.Type) -> [PropertyDescriptor] {
+    properties(of: plugin.id)
+  }
+
+  /// The marked properties owned by the plugin `id`.
+  public static func properties(of id: PluginID) -> [PropertyDescriptor] {
+    markedProperties().filter { $0.plugin == id }
+  }
+
+  /// The marked properties `cls` declares itself; a generic specialization is cataloged on request.
+  public static func declaredProperties(of cls: AnyClass) -> [PropertyDescriptor] {
+    PropertyCatalog.shared.declaredProperties(of: cls)
+  }
+
+  /// Every pass the kernel has run, oldest first (a pass that found nothing new is not recorded).
+  public static var catalogPasses: [CatalogPass] { PropertyCatalog.shared.passes }
+
+  // MARK: Introspection
+
+  /// The injection `property` has now, if any.
+  public static func injection(for property: PropertyDescriptor) -> AnyPropertyInjection? {
+    if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
+    return RuleLog.shared.withCommitLock { $0.injection(for: property) }
+  }
+
+  /// Whether `property` has an injection now.
+  public static func isInjected(_ property: PropertyDescriptor) -> Bool { injection(for: property) != nil }
+
+  /// Whether the property `name` declared by `cls` (or inherited by it) has an injection now.
+  public static func isInjected(_ cls: AnyClass, _ name: String) -> Bool {
+    var current: AnyClass? = cls
+    while let candidate = current {
+      if let property = declaredProperties(of: candidate).first(where: { $0.name == name }) {
+        return isInjected(property)
+      }
+      current = MetadataAccess.superclass(of: candidate)
+    }
+    return false
+  }
+
+  /// Every cataloged property that has an injection now, sorted by description.
+  public static func injectedProperties() -> [PropertyDescriptor] {
+    markedProperties().filter(isInjected).sorted { $0.description < $1.description }
+  }
+
+  /// The classes declaring at least one injected property.
+  public static func injectedClasses() -> [AnyClass] {
+    var seen: Set<ObjectIdentifier> = []
+    return injectedProperties().compactMap { property in
+      seen.insert(ObjectIdentifier(property.declaringClass)).inserted ? property.declaringClass : nil
+    }
+  }
+
+  /// One line per injected property (`Module.Owner.property: Type <- summary (Plugin)`), or
+  /// `nothing injected`; for logs and test failures.
+  public static func report() -> String {
+    let lines = injectedProperties().compactMap { property -> String? in
+      guard let injection = injection(for: property) else { return nil }
+      let replaced = SlotRegistry.shared.existingSlot(for: property)?.replacementCount ?? 0
+      let note = replaced > 0 ? ", re-injected \(replaced)x" : ""
+      return "\(property) <- \(injection.summary) (\(property.plugin?.name ?? "-")\(note))"
+    }
+    return lines.isEmpty ? "nothing injected" : lines.joined(separator: "\n")
+  }
+
+  // MARK: Planning (commit lock held)
+
+  private static func makePlan(_ rules: InjectionRules, log: RuleLog) throws -> (
+    plan: InjectionPlan, properties: [PropertyDescriptor]
+  ) {
+    for change in rules.changes {
+      if case .inject(let selection, _) = change { catalog(selection.namedClasses) }
+      if case .reject(let selection) = change { catalog(selection.namedClasses) }
+    }
+    let properties = PropertyCatalog.shared.refresh()
+    var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
+    var counts: [PropertyDescriptor: Int] = [:]
+    var touched: [PropertyDescriptor] = []
+    var unmatched: [String] = []
+    var plugins: Set<PluginID> = []
+
+    func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
+      if let planned = state[property] { return planned }
+      if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
+      return log.injection(for: property)
+    }
+    func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, counted: Bool) {
+      if state[property] == nil { touched.append(property) }
+      state[property] = .some(injection)
+      if counted { counts[property, default: 0] += 1 }
+    }
+
+    for change in rules.changes {
+      switch change {
+      case .inject(let selection, let injection):
+        plugins.insert(selection.plugin)
+        let matches = properties.filter(selection.matches)
+        if matches.isEmpty { unmatched.append(selection.description) }
+        for property in matches {
+          guard injection.valueType == property.valueType else {
+            throw InjectionError.typeMismatch(
+              property: property.description, expected: property.valueTypeName,
+              given: String(reflecting: injection.valueType))
+          }
+          set(property, injection, counted: true)
+        }
+      case .reject(let selection):
+        plugins.insert(selection.plugin)
+        let matches = properties.filter(selection.matches)
+        if matches.isEmpty { unmatched.append(selection.description) }
+        for property in matches { set(property, nil, counted: true) }
+      case .rejectAll(let plugin):
+        plugins.insert(plugin)
+        for property in properties where property.plugin == plugin { set(property, nil, counted: false) }
+      }
+    }
+
+    let entries = touched.map { property in
+      let before = SlotRegistry.shared.existingSlot(for: property)?.currentInjection ?? log.injection(for: property)
+      return InjectionPlan.Entry(
+        property: property, injection: state[property] ?? nil, replacesInjection: before != nil,
+        ruleCount: counts[property] ?? 0)
+    }.sorted { $0.property.description < $1.property.description }
+    let empty = properties.filter { property in
+      guard let plugin = property.plugin, plugins.contains(plugin) else { return false }
+      return current(property) == nil
+    }.sorted { $0.description < $1.description }
+    return (InjectionPlan(entries: entries, unmatchedSelections: unmatched, emptyProperties: empty), properties)
+  }
+
+  /// Catalogs `classes` and their superclasses (generic specializations named in selections).
+  private static func catalog(_ classes: [AnyClass]) {
+    for cls in classes {
+      var current: AnyClass? = cls
+      while let candidate = current {
+        _ = PropertyCatalog.shared.declaredProperties(of: candidate)
+        current = MetadataAccess.superclass(of: candidate)
+      }
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/// A typed error from the kernel or a plugin; every case names the class, property and types involved.
+public enum InjectionError: Error, Equatable, CustomStringConvertible {
+  /// An injection's value type does not fit the selected property.
+  case typeMismatch(property: String, expected: String, given: String)
+  /// A selection named a property that no class declares.
+  case unknownProperty(className: String, name: String)
+  /// An operation was refused, with the reason (for example a plugin that cannot build a value).
+  case rejected(property: String, reason: String)
+  /// An imperative block left marked properties without an injection (`Module.Owner.property: Type (plugin)`).
+  case missingInjections([String])
+
+  /// A sentence for logs and test failures.
+  public var description: String {
+    switch self {
+    case .typeMismatch(let property, let expected, let given):
+      return "Cannot inject \(given) into \(property): the property holds \(expected)."
+    case .unknownProperty(let className, let name):
+      return "No marked property '\(name)' is declared by \(className)."
+    case .rejected(let property, let reason):
+      return "Refused for \(property): \(reason)"
+    case .missingInjections(let list):
+      return "These marked properties have no injection:\n" + list.map { "  \($0)" }.joined(separator: "\n")
+    }
+  }
+}

@@ -1,0 +1,71 @@
+/// A property-wrapper type that marks stored properties for one plugin.
+///
+/// The kernel finds marked properties by looking at the field records of every class for fields whose
+/// type is a marker, so marking costs nothing at start-up and needs no registration. Adopt it in your
+/// own wrapper to write a third-party plugin:
+///
+/// ```swift
+/// @propertyWrapper
+/// public struct Tracked<Value>: InjectionMarker {
+///   public static var plugin: PluginID { TrackedPlugin.id }
+///   // … storage and the enclosing-instance subscript built on `MarkedPropertyStorage`
+/// }
+/// ```
+///
+/// Markers must be structs or enums (the kernel reads their nominal type descriptor).
+public protocol InjectionMarker: SendableMetatype {
+  /// The type of the property's value, as the user declared it (`Settings` for `@Inject var s: Settings`).
+  associatedtype Value
+
+  /// The plugin that owns properties marked with this type.
+  static var plugin: PluginID { get }
+
+  /// How to inject a property of this marker, shown when a read finds nothing to return.
+  ///
+  /// For example `"Injection.inject(Settings.self)"`.
+  static func injectionHint(for property: PropertyDescriptor) -> String
+}
+
+extension InjectionMarker {
+  /// The declared value type, type-erased.
+  public static var valueType: Any.Type { Value.self }
+
+  /// A generic hint naming the plugin.
+  public static func injectionHint(for property: PropertyDescriptor) -> String {
+    "an injection from \(plugin)"
+  }
+}
+
+/// The identity of a plugin: a stable, human-readable name such as `"Inject"`.
+public struct PluginID: Hashable, Sendable, CustomStringConvertible, Comparable {
+  /// The plugin's name, used in reports and errors.
+  public let name: String
+
+  /// Creates an identifier; names must be unique among the plugins of a process.
+  public init(_ name: String) { self.name = name }
+
+  /// The plugin's name.
+  public var description: String { name }
+
+  /// Orders identifiers by name.
+  public static func < (lhs: PluginID, rhs: PluginID) -> Bool { lhs.name < rhs.name }
+}
+
+/// A plugin: a set of marker types whose properties it injects.
+///
+/// Plugins never enumerate classes themselves: the kernel's shared pass catalogs every marked property
+/// once, and ``InjectionKernel/properties(of:)`` hands a plugin exactly the properties of its markers.
+///
+/// ```swift
+/// enum TrackedPlugin: InjectionPlugin {
+///   static let id = PluginID("Tracked")
+///   static var markerTypes: [any InjectionMarker.Type] { [Tracked<Never>.self] }
+/// }
+/// ```
+public protocol InjectionPlugin {
+  /// The plugin's identity, the same one its markers return from ``InjectionMarker/plugin``.
+  static var id: PluginID { get }
+
+  /// One specialization of each marker type the plugin owns (any type argument will do).
+  static var markerTypes: [any InjectionMarker.Type] { get }
+}

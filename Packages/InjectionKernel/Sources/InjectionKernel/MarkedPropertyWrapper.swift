@@ -1,0 +1,62 @@
+/// The building block for marker property wrappers: adopt it, store a ``MarkedPropertyStorage``, and
+/// forward the enclosing-instance subscript to ``read(_:_:)`` and ``write(_:_:_:)``.
+///
+/// ```swift
+/// @propertyWrapper
+/// public struct Tracked<Value>: MarkedPropertyWrapper {
+///   public static var plugin: PluginID { PluginID("Tracked") }
+///   public let storage = MarkedPropertyStorage<Value>()
+///   public init() {}
+///   @inlinable public static subscript<Owner: AnyObject>(
+///     _enclosingInstance object: Owner,
+///     wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
+///     storage storage: ReferenceWritableKeyPath<Owner, Self>
+///   ) -> Value {
+///     get { read(object, storage) }
+///     set { write(newValue, object, storage) }
+///   }
+///   @available(*, unavailable, message: "@Tracked works in classes only")
+///   public var wrappedValue: Value { get { fatalError() } set { fatalError() } }
+/// }
+/// ```
+///
+/// Reads take an inlined fast path (an atomic load and a generation check, no lock) once an instance
+/// has read the property; see ``MarkedPropertyStorage``.
+public protocol MarkedPropertyWrapper: InjectionMarker {
+  /// The per-instance storage; created with the wrapper, never replaced for class owners.
+  var storage: MarkedPropertyStorage<Value> { get }
+}
+
+extension MarkedPropertyWrapper {
+  /// The read of the wrapped property of a class instance; call it from the wrapper's
+  /// `static subscript(_enclosingInstance:wrapped:storage:)` getter (Swift looks that subscript up on the
+  /// wrapper type itself, so each wrapper declares it and forwards here).
+  @inlinable
+  @inline(__always)
+  public static func read<Owner: AnyObject>(
+    _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+  ) -> Value {
+    let storage = object[keyPath: storageKeyPath].storage
+    if let value = storage.fastRead() { return value }
+    return storage.read(of: object, fieldOffset: fieldOffset(object, storageKeyPath))
+  }
+
+  /// The write of the wrapped property of a class instance; call it from the subscript's setter.
+  @inlinable
+  public static func write<Owner: AnyObject>(
+    _ newValue: Value, _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+  ) {
+    let storage = object[keyPath: storageKeyPath].storage
+    storage.write(newValue, of: object, fieldOffset: fieldOffset(object, storageKeyPath))
+  }
+
+  /// The wrapper's byte offset inside `object`, which identifies the property in its class hierarchy.
+  @inlinable
+  @inline(__always)
+  static func fieldOffset<Owner: AnyObject>(
+    _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+  ) -> Int {
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
+  }
+}

@@ -1,0 +1,47 @@
+/// What a batch of rules does, computed before anything is applied: the dry run of a commit, and the
+/// result a commit returns.
+public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // immutable
+  /// One property whose injection the batch sets or removes.
+  public struct Entry: @unchecked Sendable {  // immutable
+    /// The property.
+    public let property: PropertyDescriptor
+    /// The injection it will have; `nil` when the batch rejects it.
+    public let injection: AnyPropertyInjection?
+    /// Whether it had an injection before the batch (a re-injection, or a rejection that changes something).
+    public let replacesInjection: Bool
+    /// How many of the batch's rules selected it; more than one means the last one won.
+    public let ruleCount: Int
+  }
+
+  /// The properties the batch changes, sorted by description.
+  public let entries: [Entry]
+  /// Selections that matched no property (`PropertySelection.description`).
+  public let unmatchedSelections: [String]
+  /// Marked properties of the plugins the batch touched that have no injection after it.
+  public let emptyProperties: [PropertyDescriptor]
+
+  /// Properties selected by more than one rule of the batch (the last rule won).
+  public var multiplySelected: [PropertyDescriptor] { entries.filter { $0.ruleCount > 1 }.map(\.property) }
+
+  /// The entry for `property`, if the batch changes it.
+  public func entry(for property: PropertyDescriptor) -> Entry? {
+    entries.first { $0.property == property }
+  }
+
+  /// A table: one line per property, then unmatched selections and empty properties.
+  public var description: String {
+    var lines: [String] = []
+    for entry in entries {
+      let action = entry.injection.map { "inject \($0.summary)" } ?? "reject"
+      var notes: [String] = []
+      if entry.replacesInjection { notes.append("replaces an injection") }
+      if entry.ruleCount > 1 { notes.append("selected by \(entry.ruleCount) rules, last wins") }
+      let suffix = notes.isEmpty ? "" : "  (" + notes.joined(separator: "; ") + ")"
+      lines.append("\(entry.property)  <-  \(action)\(suffix)")
+    }
+    if entries.isEmpty { lines.append("no property changes") }
+    for selection in unmatchedSelections { lines.append("matched nothing: \(selection)") }
+    for property in emptyProperties { lines.append("left empty: \(property) (\(property.plugin?.name ?? "-"))") }
+    return lines.joined(separator: "\n")
+  }
+}

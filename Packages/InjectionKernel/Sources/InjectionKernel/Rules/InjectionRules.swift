@@ -1,0 +1,71 @@
+/// A batch of injections and rejections, committed atomically: DeluxeInjection's `DIImperative *lets`.
+///
+/// Plugins extend this type with their verbs (`lets.inject(Settings.self).value(settings)`,
+/// `lets.injectLazy()`); the kernel only records the changes in order and commits them together.
+///
+/// ```swift
+/// let rules = InjectionRules()
+/// rules.add(PropertyInjection<Int>(read: .value(42), summary: "value 42"),
+///           to: PropertySelection(plugin: TrackedPlugin.id).ofType(Int.self))
+/// let result = try Injection.commit(rules)
+/// ```
+public final class InjectionRules {
+  /// One recorded change.
+  public enum Change {
+    /// Install `injection` into every property the selection matches.
+    case inject(PropertySelection, AnyPropertyInjection)
+    /// Remove the injection of every property the selection matches.
+    case reject(PropertySelection)
+    /// Remove every injection of a plugin.
+    case rejectAll(PluginID)
+  }
+
+  /// The changes, in the order they were recorded; later ones win.
+  public private(set) var changes: [Change] = []
+  private var options: [ObjectIdentifier: Any] = [:]
+  /// Plugin actions run when the batch commits, after the slots changed (see ``onCommit(_:)``).
+  private(set) var commitActions: [() -> Void] = []
+
+  /// An empty batch.
+  public init() {}
+
+  /// Records an injection of the selected properties.
+  public func add(_ injection: AnyPropertyInjection, to selection: PropertySelection) {
+    changes.append(.inject(selection, injection))
+  }
+
+  /// Records the rejection of the selected properties: they behave as if never injected.
+  public func reject(_ selection: PropertySelection) {
+    changes.append(.reject(selection))
+  }
+
+  /// Records the rejection of every property of `plugin`.
+  public func rejectAll(plugin: PluginID) {
+    changes.append(.rejectAll(plugin))
+  }
+
+  /// Runs `action` when the batch commits (under the commit lock, after the slots changed); nothing runs
+  /// for a dry run or a batch that fails. Plugins keep state of their own in step with commits this way.
+  public func onCommit(_ action: @escaping () -> Void) {
+    commitActions.append(action)
+  }
+
+  /// A plugin's or entry point's own setting for this batch, keyed by type.
+  public subscript<Key: RuleOptionKey>(_ key: Key.Type) -> Key.Value {
+    get { options[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+    set { options[ObjectIdentifier(key)] = newValue }
+  }
+}
+
+/// A typed key for a setting stored on an ``InjectionRules`` batch by a plugin or an entry point.
+///
+/// ```swift
+/// enum SkipChecks: RuleOptionKey { static let defaultValue = false }
+/// rules[SkipChecks.self] = true
+/// ```
+public protocol RuleOptionKey {
+  /// The setting's type.
+  associatedtype Value
+  /// Its value when the batch does not set it.
+  static var defaultValue: Value { get }
+}

@@ -1,0 +1,96 @@
+/// Which marked properties a rule applies to: the properties of one plugin, narrowed by value type,
+/// declaring class (subclasses included), name and a predicate. Every narrowing must hold.
+///
+/// ```swift
+/// let selection = PropertySelection(plugin: InjectPlugin.id)
+///   .ofType(Settings.self)
+///   .declared(in: ViewController.self)
+///   .named("settings")
+/// ```
+public struct PropertySelection: Sendable, CustomStringConvertible {
+  /// The plugin whose marked properties are selected.
+  public let plugin: PluginID
+  private(set) var valueType: Any.Type?
+  private(set) var classes: [AnyClass] = []
+  private(set) var names: Set<String> = []
+  private(set) var predicates: [@Sendable (PropertyDescriptor) -> Bool] = []
+
+  /// Every marked property of `plugin`.
+  public init(plugin: PluginID) { self.plugin = plugin }
+
+  /// Narrows to properties whose declared type is exactly `type` (a class, a struct, an optional, or a
+  /// protocol existential such as `(any Analytics).self`).
+  public func ofType(_ type: Any.Type) -> PropertySelection {
+    var copy = self
+    copy.valueType = type
+    return copy
+  }
+
+  /// Narrows to properties declared by `classes` or by their subclasses. Naming a generic class's
+  /// specialization (`Box<Int>.self`) catalogs that specialization at once.
+  public func declared(in classes: AnyClass...) -> PropertySelection {
+    declared(in: classes)
+  }
+
+  /// Narrows to properties declared by `classes` or by their subclasses.
+  public func declared(in classes: [AnyClass]) -> PropertySelection {
+    var copy = self
+    copy.classes += classes
+    return copy
+  }
+
+  /// Narrows to properties with one of these names (as written, without the wrapper's `_`).
+  public func named(_ names: String...) -> PropertySelection {
+    var copy = self
+    copy.names.formUnion(names)
+    return copy
+  }
+
+  /// Narrows to properties for which `predicate` holds.
+  public func filter(_ predicate: @escaping @Sendable (PropertyDescriptor) -> Bool) -> PropertySelection {
+    var copy = self
+    copy.predicates.append(predicate)
+    return copy
+  }
+
+  /// Whether `property` is selected.
+  public func matches(_ property: PropertyDescriptor) -> Bool {
+    guard property.plugin == plugin else { return false }
+    if let valueType, property.valueType != valueType { return false }
+    if !classes.isEmpty, !classes.contains(where: { isSubclass(property.declaringClass, of: $0) }) { return false }
+    if !names.isEmpty, !names.contains(property.name) { return false }
+    return predicates.allSatisfy { $0(property) }
+  }
+
+  /// The classes named explicitly, so the kernel can catalog generic specializations before matching.
+  var namedClasses: [AnyClass] { classes }
+
+  /// A key equal for selections that select the same properties by the same structural criteria;
+  /// `nil` when a predicate makes that unknowable. A newer rule with the same key replaces an older one.
+  var structuralKey: String? {
+    guard predicates.isEmpty else { return nil }
+    let type = valueType.map { String(describing: ObjectIdentifier($0)) } ?? "*"
+    let owners = classes.map { String(describing: ObjectIdentifier($0)) }.sorted().joined(separator: ",")
+    return "\(plugin)|\(type)|\(owners)|\(names.sorted().joined(separator: ","))"
+  }
+
+  /// `Inject: type Settings, in ViewController, named settings`.
+  public var description: String {
+    var parts: [String] = []
+    if let valueType { parts.append("type \(String(reflecting: valueType))") }
+    if !classes.isEmpty { parts.append("in " + classes.map { String(reflecting: $0) }.joined(separator: ", ")) }
+    if !names.isEmpty { parts.append("named " + names.sorted().joined(separator: ", ")) }
+    if !predicates.isEmpty { parts.append("filtered") }
+    return "\(plugin): " + (parts.isEmpty ? "all" : parts.joined(separator: ", "))
+  }
+}
+
+/// Whether `cls` is `ancestor` or inherits from it.
+func isSubclass(_ cls: AnyClass, of ancestor: AnyClass) -> Bool {
+  var current: AnyClass? = cls
+  while let candidate = current {
+    if candidate == ancestor { return true }
+    current = MetadataAccess.superclass(of: candidate)
+  }
+  return false
+}

@@ -1,0 +1,59 @@
+// ConformanceRecords.swift
+//
+// Walks a protocol-conformance section (`swift5_protocol_conformances` /
+// `__swift5_proto`) to find the nominal types that conform to one protocol.
+// Each record is an Int32 relative direct pointer to a
+// TargetProtocolConformanceDescriptor (swift/ABI/Metadata.h):
+//   +0  Int32 Protocol      relative indirectable pointer -> protocol descriptor
+//   +4  Int32 TypeRef       relative pointer, meaning set by the flags below
+//   +8  Int32 WitnessTablePattern
+//   +12 UInt32 Flags        ConformanceFlags (swift/ABI/MetadataValues.h):
+//                           bits 3...5 = TypeReferenceKind of TypeRef
+//   TypeReferenceKind: 0 DirectTypeDescriptor   TypeRef -> context descriptor
+//                      1 IndirectTypeDescriptor TypeRef -> slot -> descriptor
+//                      2 DirectObjCClassName, 3 IndirectObjCClass (skipped)
+// A protocol descriptor is a context descriptor of kind 3 whose Name (a
+// relative direct pointer at +8) is the protocol's name; its parent chain
+// leads to the module context.
+
+enum ConformanceRecords {
+  /// Calls `body` with the type descriptor of every conformance in `image`
+  /// whose protocol descriptor satisfies `protocolMatches`. No allocation.
+  static func forEachConformingType(
+    in image: MetadataImage, to protocolMatches: (ContextDescriptor) -> Bool,
+    _ body: (ContextDescriptor) -> Void
+  ) {
+    let records = image.conformanceRecords
+    guard let base = records.baseAddress else { return }
+    for index in 0..<(records.count / 4) {
+      guard let conformance = RelativePointer.direct(at: base + index * 4),
+        let proto = RelativePointer.indirectable(at: conformance),
+        protocolMatches(ContextDescriptor(proto))
+      else { continue }
+      let flags = conformance.load(fromByteOffset: 12, as: UInt32.self)
+      let typeReference: UnsafeRawPointer?
+      switch (flags >> 3) & 0x7 {
+      case 0: typeReference = RelativePointer.direct(at: conformance + 4)
+      case 1: typeReference = RelativePointer.indirect(at: conformance + 4)
+      default: typeReference = nil
+      }
+      if let typeReference { body(ContextDescriptor(typeReference)) }
+    }
+  }
+}
+
+extension ContextDescriptor {
+  /// Whether this is the protocol `name` declared at the top level of module
+  /// `module`. Byte comparison, no allocation.
+  func isProtocol(named name: StaticString, inModule module: StaticString) -> Bool {
+    guard kind == .protocol, let ownName = self.name, let parent, parent.kind == .module,
+      let moduleName = parent.name
+    else { return false }
+    return name.withUTF8Buffer { expected in
+      expected.withMemoryRebound(to: CChar.self) { cStringsEqual(ownName, $0.baseAddress!) }
+    }
+      && module.withUTF8Buffer { expected in
+        expected.withMemoryRebound(to: CChar.self) { cStringsEqual(moduleName, $0.baseAddress!) }
+      }
+  }
+}

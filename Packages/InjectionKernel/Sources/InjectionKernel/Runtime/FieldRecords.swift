@@ -1,0 +1,92 @@
+// FieldRecords.swift
+//
+// Reflection field metadata (swift/RemoteInspection/Records.h), emitted into
+// `swift5_fieldmd` and referenced from TypeContextDescriptor.Fields (+16).
+//
+// FieldDescriptor (16-byte header):
+//   +0  Int32  MangledTypeName   relative direct -> mangled name of the type
+//                                the fields belong to (0 if none)
+//   +4  Int32  Superclass        relative direct -> mangled name (0 if none)
+//   +8  UInt16 Kind              (0 struct, 1 class, 2 enum, 3 multi-payload
+//                                 enum, 4 protocol, 5 class protocol,
+//                                 6 objc protocol, 7 objc class)
+//   +10 UInt16 FieldRecordSize   (12 today; always stride by this value)
+//   +12 UInt32 NumFields
+//   +16 FieldRecord[NumFields]
+//
+// FieldRecord (12 bytes):
+//   +0  UInt32 Flags   0x1 IsIndirectCase, 0x2 IsVar, 0x4 IsArtificial
+//   +4  Int32  MangledTypeName relative direct -> mangled name (0 = none,
+//              e.g. payload-less enum case)
+//   +8  Int32  FieldName       relative direct -> C string
+//
+// Property wrappers: `@W var x` stores `_x: W<...>`; the record is named `_x`.
+
+/// A field descriptor in the image's reflection metadata.
+struct FieldDescriptor: Hashable, @unchecked Sendable {  // immutable image data
+  let pointer: UnsafeRawPointer
+
+  @inline(__always)
+  init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
+
+  /// Mangled name of the type whose fields these are.
+  var mangledTypeName: MangledName? {
+    RelativePointer.direct(at: pointer).map { MangledName($0.assumingMemoryBound(to: UInt8.self)) }
+  }
+
+  /// Mangled name of the superclass (classes only).
+  var superclassMangledName: MangledName? {
+    RelativePointer.direct(at: pointer + 4).map { MangledName($0.assumingMemoryBound(to: UInt8.self)) }
+  }
+
+  var kind: UInt16 { pointer.load(fromByteOffset: 8, as: UInt16.self) }
+  var recordSize: Int { Int(pointer.load(fromByteOffset: 10, as: UInt16.self)) }
+  var count: Int { Int(pointer.load(fromByteOffset: 12, as: UInt32.self)) }
+
+  /// The records, as a random-access collection (iterating does not allocate).
+  var records: FieldRecords {
+    FieldRecords(base: pointer + 16, stride: recordSize, count: count)
+  }
+}
+
+/// The records of one field descriptor.
+struct FieldRecords: RandomAccessCollection, @unchecked Sendable {
+  let base: UnsafeRawPointer
+  let stride: Int
+  let count: Int
+
+  @inline(__always) var startIndex: Int { 0 }
+  @inline(__always) var endIndex: Int { count }
+
+  @inline(__always)
+  subscript(position: Int) -> FieldRecord {
+    precondition(position >= 0 && position < count, "field record index out of range")
+    return FieldRecord(base + position * stride)
+  }
+}
+
+/// One stored property (or enum case) record.
+struct FieldRecord: @unchecked Sendable {  // immutable image data
+  let pointer: UnsafeRawPointer
+
+  @inline(__always)
+  init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
+
+  @inline(__always) var flags: UInt32 { pointer.load(as: UInt32.self) }
+  @inline(__always) var isIndirectCase: Bool { flags & 0x1 != 0 }
+  /// `var` (true) vs `let` (false).
+  @inline(__always) var isVar: Bool { flags & 0x2 != 0 }
+  @inline(__always) var isArtificial: Bool { flags & 0x4 != 0 }
+
+  /// Field name as a C string in the image (`_x` for a wrapped `@W var x`).
+  @inline(__always)
+  var name: UnsafePointer<CChar>? {
+    RelativePointer.direct(at: pointer + 8)?.assumingMemoryBound(to: CChar.self)
+  }
+
+  /// Mangled type of the field; nil e.g. for payload-less enum cases.
+  @inline(__always)
+  var mangledTypeName: MangledName? {
+    RelativePointer.direct(at: pointer + 4).map { MangledName($0.assumingMemoryBound(to: UInt8.self)) }
+  }
+}

@@ -1,0 +1,103 @@
+/// The type-erased face of a ``PropertyInjection``, as slots and reports see it.
+public class AnyPropertyInjection: @unchecked Sendable {  // immutable after init
+  /// The value type the injection was built for; a property of another type refuses it.
+  public let valueType: Any.Type
+  /// A short description for reports, such as `value Settings` or `getter`.
+  public let summary: String
+
+  init(valueType: Any.Type, summary: String) {
+    self.valueType = valueType
+    self.summary = summary
+  }
+}
+
+/// What reads and writes of an injected property do: the Swift form of DeluxeInjection's getter and
+/// setter blocks.
+///
+/// Plugins build these and hand them to a ``InjectionRules`` batch; the kernel installs them into the
+/// class-level slot of every selected property, so every instance, existing and future, sees them.
+///
+/// The injected value, factory and closures are shared by every instance of the selected classes and may
+/// run on any thread that reads the property; the thread-safety of what they capture is the caller's.
+public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Sendable {  // immutable
+  /// A getter: the instance, its storage (`inout`, like DeluxeInjection's `id *ivar`) and the property's
+  /// behaviour without this injection. Runs under the instance's storage lock.
+  public typealias Getter = @Sendable (_ target: AnyObject, _ storage: inout Value?, _ original: OriginalAccessor<Value>) -> Value
+  /// A setter: the instance, its storage, the new value and the behaviour without this injection.
+  public typealias Setter = @Sendable (
+    _ target: AnyObject, _ storage: inout Value?, _ newValue: Value, _ original: OriginalAccessor<Value>
+  ) -> Void
+  /// Builds a value for one instance.
+  public typealias Factory = @Sendable (_ target: AnyObject) -> Value
+
+  /// How a read finds its value.
+  public enum Read: @unchecked Sendable {  // payloads are immutable; see the type's note on sharing
+    /// The instance's stored value if any, otherwise this value.
+    case value(Value)
+    /// The instance's stored value if any, otherwise one value created on the first read anywhere.
+    case shared(SharedValue<Value>)
+    /// Every read calls the getter.
+    case getter(Getter)
+    /// When the instance's storage is empty, the factory fills it; with `once`, at most once per instance.
+    case fill(Factory, once: Bool)
+    /// The property's own behaviour: its stored value (a plain read).
+    case original
+  }
+
+  /// How reads behave.
+  public let read: Read
+  /// How writes behave; `nil` stores the new value (setting `nil` on an optional empties the storage).
+  public let write: Setter?
+
+  /// Creates an injection; `summary` appears in ``Injection/report()``.
+  public init(read: Read, write: Setter? = nil, summary: String) {
+    self.read = read
+    self.write = write
+    super.init(valueType: Value.self, summary: summary)
+  }
+}
+
+/// The behaviour of a property without its injection, handed to getters and setters.
+///
+/// The storage is passed to your closure `inout`, so the original reads and writes the storage you
+/// give it rather than the instance's (which your closure is holding):
+///
+/// ```swift
+/// PropertyInjection<Int>(read: .getter { _, storage, original in original.get(storage) + 1 }, summary: "plus one")
+/// ```
+public struct OriginalAccessor<Value>: Sendable {
+  let slot: InjectionSlot
+
+  /// The stored value; `nil` for an optional property with nothing stored. For a non-optional property
+  /// with nothing stored this stops the program with a message naming the property and how to inject it.
+  public func get(_ storage: Value?) -> Value {
+    if let storage { return storage }
+    if let none = slot.noneValue as? Value { return none }
+    slot.stopForMissingValue()
+  }
+
+  /// Stores `newValue`; `nil` on an optional property empties the storage.
+  public func set(_ storage: inout Value?, _ newValue: Value) {
+    if slot.isOptional, OptionalCheck.isNone(newValue) {
+      storage = nil
+    } else {
+      storage = newValue
+    }
+  }
+}
+
+/// Detects `nil` inside a generic value without knowing it is an optional.
+enum OptionalCheck {
+  static func isNone<T>(_ value: T) -> Bool {
+    guard let optional = value as? any OptionalValue else { return false }
+    return optional.isNone
+  }
+}
+
+protocol OptionalValue {
+  var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+  var isNone: Bool { self == nil }
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The test command: lint, build with warnings as errors, run every test, then the thread sanitizer pass.
+# Usage: Scripts/test.sh            (set SKIP_TSAN=1 to skip the sanitizer run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== lint (swift format)"
+swift format lint --strict --recursive --configuration .swift-format Package.swift Packages Tests
+
+echo "== build and test (warnings are errors)"
+swift build --build-tests -Xswiftc -warnings-as-errors
+swift test --skip-build --parallel
+
+if [ "${SKIP_TSAN:-0}" != "1" ]; then
+  echo "== thread sanitizer"
+  swift test --sanitize=thread --scratch-path .build-tsan -Xswiftc -warnings-as-errors
+fi

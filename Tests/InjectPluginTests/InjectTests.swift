@@ -1,0 +1,265 @@
+import Dispatch
+import InjectPlugin
+import InjectionKernel
+import Synchronization
+import Testing
+
+// Each test has its own fixture types, selected by declaring class, so tests can run in parallel.
+
+private final class Settings: Sendable {
+  let theme: String
+  init(theme: String) { self.theme = theme }
+}
+
+private protocol Analytics: AnyObject, Sendable { var name: String { get } }
+private final class Countly: Analytics { let name = "countly" }
+
+private final class ValueHost {
+  @Inject var settings: Settings
+  @Inject var note: String?
+}
+
+private final class ExistentialHost {
+  @Inject var analytics: any Analytics
+}
+
+private class NameBase {
+  @Inject var first: Int
+  @Inject var second: Int
+}
+
+private final class NameSub: NameBase {
+  @Inject var third: Int
+}
+
+private final class PredicateHost {
+  @Inject var alpha: [String]
+  @Inject var beta: [String]
+}
+
+private final class GetterHost {
+  @Inject var counter: Int
+}
+
+private final class SetterHost {
+  @Inject var recorded: String
+}
+
+private final class SharedHost: @unchecked Sendable {  // read-only across threads
+  @Inject var service: SharedService
+}
+
+private final class SharedService: Sendable {
+  static let created = Atomic<Int>(0)
+  init() { Self.created.add(1, ordering: .relaxed) }
+}
+
+private final class Delegate: Sendable {}
+
+private final class WeakHost {
+  @Inject var delegate: Delegate?
+}
+
+private final class MismatchHost {
+  @Inject var number: Int
+  @Inject var text: String
+}
+
+private final class RejectHost {
+  @Inject var a: Double?
+  @Inject var b: Float?
+}
+
+private final class IfNilHost {
+  @Inject var items: [Int]?
+  @Inject var once: [Int]?
+}
+
+private final class GenericHost<T> {
+  @Inject var value: T
+}
+
+private final class ReinjectHost: @unchecked Sendable {  // read-only across threads
+  @Inject var pair: ReinjectPair
+}
+
+private struct ReinjectPair: Sendable {
+  let left: Int
+  let right: Int
+}
+
+private struct StaticSettings: Sendable { let level: Int }
+
+/// Swift 6 accepts a wrapped `static var` only on a global-actor-isolated type.
+@MainActor private final class StaticHost {
+  @Inject static var shared: StaticSettings
+}
+
+private struct StructOwner {
+  @Inject var config: StaticSettings
+}
+
+private final class StructHint: Sendable { let id = 4 }
+
+@Suite struct InjectTests {
+  @Test func valueReachesExistingInstancesAndPerInstanceSetWins() throws {
+    let existing = ValueHost()
+    try Injection.inject(Settings.self).declared(in: ValueHost.self).value(Settings(theme: "dark"))
+    try Injection.inject(String?.self).declared(in: ValueHost.self).value("injected")
+    #expect(existing.settings.theme == "dark")
+    #expect(ValueHost().settings.theme == "dark")
+    existing.note = "mine"
+    #expect(existing.note == "mine")
+    #expect(ValueHost().note == "injected")
+    existing.note = nil  // nil brings the injected value back
+    #expect(existing.note == "injected")
+  }
+
+  @Test func selectsByExistential() throws {
+    let host = ExistentialHost()
+    try Injection.inject((any Analytics).self).declared(in: ExistentialHost.self).value(Countly())
+    #expect(host.analytics.name == "countly")
+  }
+
+  @Test func selectsByDeclaringClassWithSubclassAndByName() throws {
+    let plan = try #require(try Injection.inject(Int.self).declared(in: NameBase.self).named("second", "third").value(2))
+    #expect(plan.entries.map(\.property.name).sorted() == ["second", "third"])
+    let sub = NameSub()
+    #expect(sub.second == 2)
+    #expect(sub.third == 2)
+    #expect(!Injection.isInjected(NameBase.self, "first"))
+  }
+
+  @Test func selectsByPredicate() throws {
+    try Injection.inject([String].self).declared(in: PredicateHost.self).filter { $0.name.hasPrefix("b") }.value(["b"])
+    let host = PredicateHost()
+    #expect(host.beta == ["b"])
+    #expect(!Injection.isInjected(PredicateHost.self, "alpha"))
+  }
+
+  @Test func getterReceivesStorageAndOriginal() throws {
+    let host = GetterHost()
+    host.counter = 40
+    try Injection.inject(Int.self).declared(in: GetterHost.self).getter { _, storage, original in
+      original.get(storage) + 2
+    }
+    #expect(host.counter == 42)
+  }
+
+  @Test func setterSeesEveryWrite() throws {
+    let host = SetterHost()
+    try Injection.inject(String.self).declared(in: SetterHost.self).setter { _, storage, newValue, original in
+      original.set(&storage, newValue.uppercased())
+    }
+    host.recorded = "hello"
+    #expect(host.recorded == "HELLO")
+  }
+
+  @Test func sharedValueIsCreatedOnceUnderConcurrentFirstReads() throws {
+    let hosts = (0..<64).map { _ in SharedHost() }
+    try Injection.inject(SharedService.self).declared(in: SharedHost.self).shared { SharedService() }
+    let identities = Mutex<Set<ObjectIdentifier>>([])
+    DispatchQueue.concurrentPerform(iterations: 8) { worker in
+      for host in hosts.shuffled() {
+        let id = ObjectIdentifier(host.service)
+        identities.withLock { _ = $0.insert(id) }
+      }
+    }
+    #expect(identities.withLock { $0.count } == 1)
+    #expect(SharedService.created.load(ordering: .relaxed) == 1)
+  }
+
+  @Test func weakValueIsReleased() throws {
+    let host = WeakHost()
+    var delegate: Delegate? = Delegate()
+    weak let observer = delegate
+    try Injection.inject(Delegate?.self).declared(in: WeakHost.self).weak(delegate!)
+    #expect(host.delegate === delegate)
+    delegate = nil
+    #expect(observer == nil)
+    #expect(host.delegate == nil)
+  }
+
+  @Test func wrongTypeThrowsAndChangesNothing() throws {
+    let host = MismatchHost()
+    host.number = 1
+    #expect(throws: InjectionError.self) {
+      try Injection.inject(valueOf: Int.self, anyTypeIn: MismatchHost.self).value(5)
+    }
+    #expect(host.number == 1)
+    #expect(!Injection.isInjected(MismatchHost.self, "number"))
+  }
+
+  @Test func rejectAndRejectAllRestorePlainBehaviour() throws {
+    let host = RejectHost()
+    try Injection.inject(Double?.self).declared(in: RejectHost.self).value(1.5)
+    try Injection.inject(Float?.self).declared(in: RejectHost.self).value(2.5)
+    #expect(host.a == 1.5)
+    try Injection.inject(Double?.self).declared(in: RejectHost.self).reject()
+    #expect(host.a == nil)
+    #expect(host.b == 2.5)
+    // rejectAll is verified on a batch plan (committing it would also clear other tests' injections).
+    let rules = InjectionRules()
+    rules.rejectAll()
+    let plan = try Injection.plan(rules)
+    #expect(plan.entries.contains { $0.property.declaringClass == RejectHost.self && $0.injection == nil })
+  }
+
+  @Test func ifNilRecreatesAfterResetAndOnceDoesNot() throws {
+    let made = Atomic<Int>(0)
+    try Injection.inject([Int]?.self).declared(in: IfNilHost.self).named("items").ifNil { _ in
+      made.add(1, ordering: .relaxed)
+      return [1]
+    }
+    try Injection.inject([Int]?.self).declared(in: IfNilHost.self).named("once").ifNilOnce { _ in [2] }
+    let host = IfNilHost()
+    #expect(host.items == [1])
+    host.items = nil
+    #expect(host.items == [1])
+    #expect(made.load(ordering: .relaxed) == 2)
+    #expect(host.once == [2])
+    host.once = nil
+    #expect(host.once == nil)
+  }
+
+  @Test func genericClassSpecializations() throws {
+    try Injection.inject(Int.self).declared(in: GenericHost<Int>.self).value(8)
+    #expect(GenericHost<Int>().value == 8)
+  }
+
+  @MainActor @Test func staticAndStructPropertiesGetTypeKeyedValues() throws {
+    try Injection.inject(StaticSettings.self).value(StaticSettings(level: 3))
+    #expect(StaticHost.shared.level == 3)
+    var owner = StructOwner()
+    #expect(owner.config.level == 3)
+    let copy = owner
+    owner.config = StaticSettings(level: 9)
+    #expect(owner.config.level == 9)
+    #expect(copy.config.level == 3)  // value semantics
+  }
+
+  @Test func reinjectionUnderConcurrentReadersNeverTears() throws {
+    let hosts = (0..<4).map { _ in ReinjectHost() }
+    try Injection.inject(ReinjectPair.self).declared(in: ReinjectHost.self).value(ReinjectPair(left: 0, right: 0))
+    let done = Atomic<Bool>(false)
+    let torn = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 9) { worker in
+      if worker == 0 {
+        for round in 1...2000 {
+          _ = try? Injection.inject(ReinjectPair.self).declared(in: ReinjectHost.self)
+            .value(ReinjectPair(left: round, right: -round))
+        }
+        done.store(true, ordering: .releasing)
+      } else {
+        while !done.load(ordering: .acquiring) {
+          for host in hosts {
+            let pair = host.pair
+            if pair.left != -pair.right { torn.add(1, ordering: .relaxed) }
+          }
+        }
+      }
+    }
+    #expect(torn.load(ordering: .relaxed) == 0)
+    #expect(hosts[0].pair.left == 2000)
+  }
+}

@@ -1,0 +1,147 @@
+import InjectionKernel
+import Testing
+
+private final class SlotHost {
+  @Tracked var value: Int
+  @Tracked var optional: String?
+  init() {}
+}
+
+private final class SlotGetterHost {
+  @Tracked var number: Int
+  init() {}
+}
+
+private class SlotBase {
+  @Tracked var shared: String
+}
+
+private final class SlotSub: SlotBase {}
+
+private final class SlotGeneric<T> {
+  @Tracked var element: T
+}
+
+private final class SlotMismatchHost {
+  @Tracked var first: Int
+  @Tracked var second: String
+}
+
+private final class SlotReportHost {
+  @Tracked var reported: Int
+}
+
+private func select(_ owner: AnyClass) -> PropertySelection {
+  PropertySelection(plugin: TrackedPlugin.id).declared(in: owner)
+}
+
+@Suite struct SlotTests {
+  @Test func injectionReachesExistingAndNewInstances() throws {
+    let existing = SlotHost()
+    let rules = InjectionRules()
+    TrackedPlugin.inject(7, into: SlotHost.self, rules: rules)
+    let plan = try Injection.commit(rules)
+    #expect(plan.entries.map(\.property.name) == ["value"])
+    #expect(existing.value == 7)
+    #expect(SlotHost().value == 7)
+    #expect(existing.optional == nil)
+    existing.value = 3  // a set stores a per-instance value
+    #expect(existing.value == 3)
+    #expect(SlotHost().value == 7)
+  }
+
+  @Test func rejectRestoresOriginalBehaviour() throws {
+    let host = SlotHost()
+    host.optional = "stored"
+    let inject = InjectionRules()
+    inject.add(PropertyInjection<String?>(read: .getter { _, _, _ in "got" }, summary: "getter"), to: select(SlotHost.self).named("optional"))
+    try Injection.commit(inject)
+    #expect(host.optional == "got")
+    let reject = InjectionRules()
+    reject.reject(select(SlotHost.self).named("optional"))
+    try Injection.commit(reject)
+    #expect(host.optional == "stored")
+    host.optional = nil
+    #expect(host.optional == nil)
+  }
+
+  @Test func getterReceivesStorageAndOriginal() throws {
+    let host = SlotGetterHost()
+    host.number = 10
+    let rules = InjectionRules()
+    rules.add(
+      PropertyInjection<Int>(
+        read: .getter { _, storage, original in original.get(storage) * 2 },
+        write: { _, storage, newValue, original in original.set(&storage, newValue + 1) },
+        summary: "doubling"),
+      to: select(SlotGetterHost.self))
+    try Injection.commit(rules)
+    #expect(host.number == 20)
+    host.number = 4  // stored as 5 by the setter
+    #expect(host.number == 10)
+  }
+
+  @Test func subclassesInheritTheDeclaringClassInjection() throws {
+    let sub = SlotSub()
+    let rules = InjectionRules()
+    TrackedPlugin.inject("base", into: SlotBase.self, rules: rules)
+    try Injection.commit(rules)
+    #expect(sub.shared == "base")
+    #expect(SlotBase().shared == "base")
+  }
+
+  @Test func genericSpecializationsHaveTheirOwnSlots() throws {
+    let rules = InjectionRules()
+    TrackedPlugin.inject(5, into: SlotGeneric<Int>.self, rules: rules)
+    TrackedPlugin.inject("five", into: SlotGeneric<String>.self, rules: rules)
+    try Injection.commit(rules)
+    #expect(SlotGeneric<Int>().element == 5)
+    #expect(SlotGeneric<String>().element == "five")
+  }
+
+  @Test func wrongTypeThrowsAndAppliesNothing() throws {
+    let host = SlotMismatchHost()
+    let rules = InjectionRules()
+    TrackedPlugin.inject(1, into: SlotMismatchHost.self, rules: rules)
+    rules.add(PropertyInjection<Int>(read: .value(2), summary: "value 2"), to: select(SlotMismatchHost.self))
+    #expect(throws: InjectionError.self) { try Injection.commit(rules) }
+    do {
+      try Injection.commit(rules)
+    } catch let error as InjectionError {
+      guard case .typeMismatch(let property, let expected, let given) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(property.hasSuffix("SlotMismatchHost.second: Swift.String"))
+      #expect(expected == "Swift.String")
+      #expect(given == "Swift.Int")
+    }
+    #expect(!Injection.isInjected(SlotMismatchHost.self, "first"))
+    host.first = 9
+    #expect(host.first == 9)
+  }
+
+  @Test func unmatchedSelectionsAreListed() throws {
+    let rules = InjectionRules()
+    rules.add(
+      PropertyInjection<Int>(read: .value(1), summary: "value"), to: select(SlotHost.self).named("noSuchProperty"))
+    let plan = try Injection.plan(rules)
+    #expect(plan.unmatchedSelections.count == 1)
+    #expect(plan.entries.isEmpty)
+  }
+
+  @Test func reportAndIntrospection() throws {
+    let rules = InjectionRules()
+    TrackedPlugin.inject(1, into: SlotReportHost.self, rules: rules)
+    try Injection.commit(rules)
+    let again = InjectionRules()
+    TrackedPlugin.inject(2, into: SlotReportHost.self, rules: again)
+    let plan = try Injection.commit(again)
+    #expect(plan.entries.first?.replacesInjection == true)
+    #expect(Injection.isInjected(SlotReportHost.self, "reported"))
+    #expect(Injection.injectedClasses().contains { $0 == SlotReportHost.self })
+    let line = Injection.report().split(separator: "\n").first { $0.contains("SlotReportHost.reported") }
+    #expect(line?.hasSuffix("<- tracked 2 (Tracked, re-injected 1x)") == true)
+    #expect(SlotReportHost().reported == 2)
+  }
+}
