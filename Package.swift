@@ -7,10 +7,14 @@ let package = Package(
   products: [
     .library(name: "InjectionKernel", targets: ["InjectionKernel"]),
     .library(name: "InjectPlugin", targets: ["InjectPlugin"]),
+    .library(name: "LazyPlugin", targets: ["LazyPlugin"]),
   ],
   targets: [
     .target(name: "InjectionKernel", path: "Packages/InjectionKernel/Sources/InjectionKernel"),
-    .target(name: "InjectPlugin", dependencies: ["InjectionKernel"], path: "Packages/InjectPlugin/Sources/InjectPlugin"),
+    .target(
+      name: "InjectPlugin", dependencies: ["InjectionKernel"], path: "Packages/InjectPlugin/Sources/InjectPlugin"),
+    .target(name: "LazyPlugin", dependencies: ["InjectionKernel"], path: "Packages/LazyPlugin/Sources/LazyPlugin"),
+    .testTarget(name: "LazyPluginTests", dependencies: ["LazyPlugin"], path: "Tests/LazyPluginTests"),
     .testTarget(
       name: "InjectPluginTests",
       dependencies: ["InjectPlugin"],

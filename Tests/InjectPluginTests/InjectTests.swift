@@ -122,7 +122,8 @@ private final class StructHint: Sendable { let id = 4 }
   }
 
   @Test func selectsByDeclaringClassWithSubclassAndByName() throws {
-    let plan = try #require(try Injection.inject(Int.self).declared(in: NameBase.self).named("second", "third").value(2))
+    let plan = try #require(
+      try Injection.inject(Int.self).declared(in: NameBase.self).named("second", "third").value(2))
     #expect(plan.entries.map(\.property.name).sorted() == ["second", "third"])
     let sub = NameSub()
     #expect(sub.second == 2)
@@ -158,14 +159,17 @@ private final class StructHint: Sendable { let id = 4 }
   @Test func sharedValueIsCreatedOnceUnderConcurrentFirstReads() throws {
     let hosts = (0..<64).map { _ in SharedHost() }
     try Injection.inject(SharedService.self).declared(in: SharedHost.self).shared { SharedService() }
-    let identities = Mutex<Set<ObjectIdentifier>>([])
-    DispatchQueue.concurrentPerform(iterations: 8) { worker in
+    // Every read must return the same object: the first one seen is recorded, others compared to it.
+    let first = Atomic<UInt>(0)
+    let different = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
       for host in hosts.shuffled() {
-        let id = ObjectIdentifier(host.service)
-        identities.withLock { _ = $0.insert(id) }
+        let bits = UInt(bitPattern: ObjectIdentifier(host.service).hashValue)
+        let (stored, actual) = first.compareExchange(expected: 0, desired: bits, ordering: .relaxed)
+        if !stored, actual != bits { different.add(1, ordering: .relaxed) }
       }
     }
-    #expect(identities.withLock { $0.count } == 1)
+    #expect(different.load(ordering: .relaxed) == 0)
     #expect(SharedService.created.load(ordering: .relaxed) == 1)
   }
 

@@ -102,6 +102,5 @@ private final class CatalogDecoder: JSONDecoder, @unchecked Sendable {
   }
 }
 
-
 /// Metatype equality (the `#expect` macro cannot compare metatypes with `==` directly).
 func same(_ a: Any.Type?, _ b: Any.Type) -> Bool { a.map { $0 == b } ?? false }

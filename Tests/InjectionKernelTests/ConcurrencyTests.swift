@@ -27,9 +27,13 @@ private final class ConcurrentHost: @unchecked Sendable {  // read-only across t
             rules.reject(selection)
           case 1:
             rules.add(PropertyInjection<Int?>(read: .value(round), summary: "value"), to: selection.ofType(Int?.self))
-            rules.add(PropertyInjection<String?>(read: .value("v\(round)"), summary: "value"), to: selection.ofType(String?.self))
+            rules.add(
+              PropertyInjection<String?>(read: .value("v\(round)"), summary: "value"),
+              to: selection.ofType(String?.self))
           default:
-            rules.add(PropertyInjection<Int?>(read: .getter { _, _, _ in -round }, summary: "getter"), to: selection.ofType(Int?.self))
+            rules.add(
+              PropertyInjection<Int?>(read: .getter { _, _, _ in -round }, summary: "getter"),
+              to: selection.ofType(Int?.self))
           }
           _ = try? Injection.commit(rules)
         }

@@ -54,7 +54,9 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     let host = SlotHost()
     host.optional = "stored"
     let inject = InjectionRules()
-    inject.add(PropertyInjection<String?>(read: .getter { _, _, _ in "got" }, summary: "getter"), to: select(SlotHost.self).named("optional"))
+    inject.add(
+      PropertyInjection<String?>(read: .getter { _, _, _ in "got" }, summary: "getter"),
+      to: select(SlotHost.self).named("optional"))
     try Injection.commit(inject)
     #expect(host.optional == "got")
     let reject = InjectionRules()

@@ -6,7 +6,8 @@ public struct Fixture<Value>: MarkedPropertyWrapper {
   public static var plugin: PluginID { FixturePlugin.id }
   public let storage = MarkedPropertyStorage<Value>()
   public init() {}
-  @inlinable public static subscript<Owner: AnyObject>(
+  @inlinable
+  public static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,
     wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
     storage storage: ReferenceWritableKeyPath<Owner, Self>

@@ -10,8 +10,11 @@ extension InjectionRules {
 
   /// Selects `@Inject` properties of any type, to be narrowed by class, name or predicate; the value the
   /// verb gives must fit every selected property, or the commit throws.
-  public func inject<Value>(valueOf type: Value.Type = Value.self, anyTypeIn classes: AnyClass...) -> InjectSelection<Value> {
-    InjectSelection(selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: self, isTypeOnly: false)
+  public func inject<Value>(valueOf type: Value.Type = Value.self, anyTypeIn classes: AnyClass...) -> InjectSelection<
+    Value
+  > {
+    InjectSelection(
+      selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: self, isTypeOnly: false)
   }
 
   /// Rejects every `@Inject` property (and every type-keyed injection for structs and statics).
@@ -37,7 +40,8 @@ extension Injection {
   public static func inject<Value>(valueOf type: Value.Type = Value.self, anyTypeIn classes: AnyClass...)
     -> InjectSelection<Value>
   {
-    InjectSelection(selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: nil, isTypeOnly: false)
+    InjectSelection(
+      selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: nil, isTypeOnly: false)
   }
 
   /// Rejects every `@Inject` property at once.

@@ -140,8 +140,11 @@ public enum Injection {
     plan: InjectionPlan, properties: [PropertyDescriptor]
   ) {
     for change in rules.changes {
-      if case .inject(let selection, _) = change { catalog(selection.namedClasses) }
-      if case .reject(let selection) = change { catalog(selection.namedClasses) }
+      switch change {
+      case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
+        catalog(selection.namedClasses)
+      case .rejectAll: break
+      }
     }
     let properties = PropertyCatalog.shared.refresh()
     var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
@@ -167,13 +170,14 @@ public enum Injection {
         plugins.insert(selection.plugin)
         let matches = properties.filter(selection.matches)
         if matches.isEmpty { unmatched.append(selection.description) }
+        for property in matches { set(property, try checked(injection, for: property), counted: true) }
+      case .injectEach(let selection, let builder):
+        plugins.insert(selection.plugin)
+        let matches = properties.filter(selection.matches)
+        if matches.isEmpty { unmatched.append(selection.description) }
         for property in matches {
-          guard injection.valueType == property.valueType else {
-            throw InjectionError.typeMismatch(
-              property: property.description, expected: property.valueTypeName,
-              given: String(reflecting: injection.valueType))
-          }
-          set(property, injection, counted: true)
+          guard let injection = try builder(property) else { continue }
+          set(property, try checked(injection, for: property), counted: true)
         }
       case .reject(let selection):
         plugins.insert(selection.plugin)
@@ -197,6 +201,18 @@ public enum Injection {
       return current(property) == nil
     }.sorted { $0.description < $1.description }
     return (InjectionPlan(entries: entries, unmatchedSelections: unmatched, emptyProperties: empty), properties)
+  }
+
+  /// `injection`, if its value type is `property`'s; otherwise the typed mismatch error.
+  private static func checked(_ injection: AnyPropertyInjection, for property: PropertyDescriptor) throws
+    -> AnyPropertyInjection
+  {
+    guard injection.valueType == property.valueType else {
+      throw InjectionError.typeMismatch(
+        property: property.description, expected: property.valueTypeName,
+        given: String(reflecting: injection.valueType))
+    }
+    return injection
   }
 
   /// Catalogs `classes` and their superclasses (generic specializations named in selections).

@@ -14,6 +14,9 @@ public final class InjectionRules {
   public enum Change {
     /// Install `injection` into every property the selection matches.
     case inject(PropertySelection, AnyPropertyInjection)
+    /// Install, into each property the selection matches, the injection `builder` makes for it
+    /// (`nil` leaves the property as it is). Also used for properties met after the commit.
+    case injectEach(PropertySelection, InjectionBuilder)
     /// Remove the injection of every property the selection matches.
     case reject(PropertySelection)
     /// Remove every injection of a plugin.
@@ -32,6 +35,17 @@ public final class InjectionRules {
   /// Records an injection of the selected properties.
   public func add(_ injection: AnyPropertyInjection, to selection: PropertySelection) {
     changes.append(.inject(selection, injection))
+  }
+
+  /// Records a per-property injection: `builder` is called for each selected property (at commit time,
+  /// and later for properties the kernel meets afterwards, such as new generic specializations) and
+  /// returns an injection whose value type is the property's, or `nil` to skip it. A builder that
+  /// throws makes the commit throw, and nothing is applied.
+  ///
+  /// Plugins whose markers are generic use this to build a `PropertyInjection<Value>` with the
+  /// property's own `Value`, typically by opening the property's `markerType`.
+  public func add(to selection: PropertySelection, builder: @escaping InjectionBuilder) {
+    changes.append(.injectEach(selection, builder))
   }
 
   /// Records the rejection of the selected properties: they behave as if never injected.
@@ -56,6 +70,9 @@ public final class InjectionRules {
     set { options[ObjectIdentifier(key)] = newValue }
   }
 }
+
+/// Makes the injection of one property (see ``InjectionRules/add(to:builder:)``).
+public typealias InjectionBuilder = @Sendable (PropertyDescriptor) throws -> AnyPropertyInjection?
 
 /// A typed key for a setting stored on an ``InjectionRules`` batch by a plugin or an entry point.
 ///

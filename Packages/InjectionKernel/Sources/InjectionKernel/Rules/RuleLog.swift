@@ -9,7 +9,13 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   private struct Rule {
     let key: String?
     let selection: PropertySelection
-    let injection: AnyPropertyInjection?  // nil: rejected
+    let action: Action
+  }
+
+  private enum Action {
+    case inject(AnyPropertyInjection)
+    case build(InjectionBuilder)
+    case reject
   }
 
   private let lock = KernelLock()
@@ -25,10 +31,16 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   /// The injection the committed rules give `property` (commit lock held): the last matching rule wins.
   func injection(for property: PropertyDescriptor) -> AnyPropertyInjection? {
     for rule in rules.reversed() where rule.selection.matches(property) {
-      guard let injection = rule.injection else { return nil }
+      let injection: AnyPropertyInjection?
+      switch rule.action {
+      case .reject: return nil
+      case .inject(let given): injection = given
+      // A builder that fails or skips for a property met later leaves it uninjected by this rule.
+      case .build(let builder): injection = (try? builder(property)) ?? nil
+      }
       // A rule whose value type does not fit this property (a name or predicate selection meeting a
       // generic specialization) does not apply to it.
-      return injection.valueType == property.valueType ? injection : nil
+      if let injection, injection.valueType == property.valueType { return injection }
     }
     return nil
   }
@@ -39,9 +51,11 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   func record(_ change: InjectionRules.Change) {
     switch change {
     case .inject(let selection, let injection):
-      append(Rule(key: selection.structuralKey, selection: selection, injection: injection))
+      append(Rule(key: selection.structuralKey, selection: selection, action: .inject(injection)))
+    case .injectEach(let selection, let builder):
+      append(Rule(key: selection.structuralKey, selection: selection, action: .build(builder)))
     case .reject(let selection):
-      append(Rule(key: selection.structuralKey, selection: selection, injection: nil))
+      append(Rule(key: selection.structuralKey, selection: selection, action: .reject))
     case .rejectAll(let plugin):
       rules.removeAll { $0.selection.plugin == plugin }
     }

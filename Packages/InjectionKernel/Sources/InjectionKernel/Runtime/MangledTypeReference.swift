@@ -202,8 +202,8 @@ private struct TextualCursor {
     default: return false  // extensions, protocols, ...: not handled here
     }
     guard let parent = context.parent, let declName = context.name,
-          matchContext(parent, depth: depth + 1),
-          matchIdentifier(declName)
+      matchContext(parent, depth: depth + 1),
+      matchIdentifier(declName)
     else { return false }
     // Optional private discriminator: <identifier> "LL" (e.g. "33_3F2A...LL").
     let saved = (offset, wordCount)
@@ -247,7 +247,9 @@ private struct TextualCursor {
         let c = byte(offset)
         offset += 1
         let index: Int
-        if Self.isLower(c) { index = Int(c - UInt8(ascii: "a")) } else {
+        if Self.isLower(c) {
+          index = Int(c - UInt8(ascii: "a"))
+        } else {
           index = Int(c - UInt8(ascii: "A"))
           lastWord = true
         }

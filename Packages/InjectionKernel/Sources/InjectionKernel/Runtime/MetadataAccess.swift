@@ -26,10 +26,10 @@
 // 0x305, tuples 0x301, functions 0x302, existentials, ...) are rejected.
 
 #if canImport(ObjectiveC)
-private let classDescriptionOffset = 64
-private let classDataOffset = 32
+  private let classDescriptionOffset = 64
+  private let classDataOffset = 32
 #else
-private let classDescriptionOffset = 40
+  private let classDescriptionOffset = 40
 #endif
 
 extension ContextDescriptor {
@@ -58,11 +58,11 @@ enum MetadataAccess {
   static func isSwiftClassMetadata(_ metadata: UnsafeRawPointer) -> Bool {
     let word0 = metadata.load(as: UInt.self)
     #if canImport(ObjectiveC)
-    // Class metadata starts with an isa pointer; small values are kinds.
-    guard word0 > 0x7FF else { return false }
-    return metadata.load(fromByteOffset: classDataOffset, as: UInt.self) & 2 != 0
+      // Class metadata starts with an isa pointer; small values are kinds.
+      guard word0 > 0x7FF else { return false }
+      return metadata.load(fromByteOffset: classDataOffset, as: UInt.self) & 2 != 0
     #else
-    return word0 == 0
+      return word0 == 0
     #endif
   }
 
@@ -89,7 +89,7 @@ enum MetadataAccess {
   /// reflection metadata.
   static func classMetadata(of descriptor: ContextDescriptor) -> AnyClass? {
     guard descriptor.kind == .class, !descriptor.isGeneric,
-          let name = descriptor.fieldDescriptor?.mangledTypeName
+      let name = descriptor.fieldDescriptor?.mangledTypeName
     else { return nil }
     let type = _getTypeByMangledNameInContext(
       name.start, UInt(name.byteCount),

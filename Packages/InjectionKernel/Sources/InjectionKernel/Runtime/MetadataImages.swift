@@ -28,9 +28,9 @@
 // TypeRecords.swift.
 
 #if canImport(Darwin)
-import MachO
+  import MachO
 #else
-import SwiftShims
+  import SwiftShims
 #endif
 
 /// One loaded image that contains Swift type records.
@@ -52,64 +52,68 @@ enum MetadataImages {
   /// callback); nothing per image. `body` must not load/unload images.
   static func forEachImage(_ body: (MetadataImage) -> Void) {
     #if canImport(Darwin)
-    let count = _dyld_image_count()
-    for index in 0..<count {
-      guard let header = _dyld_get_image_header(index) else { continue }
-      let raw = UnsafeRawPointer(header)
-      var size: UInt = 0
-      guard let start = getsectiondata(
-        raw.assumingMemoryBound(to: mach_header_64.self),
-        "__TEXT", "__swift5_types", &size)
-      else { continue }
-      var image = MetadataImage(
-        key: UInt(bitPattern: raw),
-        typeRecords: UnsafeRawBufferPointer(start: start, count: Int(size)))
-      var protoSize: UInt = 0
-      if let proto = getsectiondata(
-        raw.assumingMemoryBound(to: mach_header_64.self), "__TEXT", "__swift5_proto", &protoSize)
-      {
-        image.conformanceRecords = UnsafeRawBufferPointer(start: proto, count: Int(protoSize))
+      let count = _dyld_image_count()
+      for index in 0..<count {
+        guard let header = _dyld_get_image_header(index) else { continue }
+        let raw = UnsafeRawPointer(header)
+        var size: UInt = 0
+        guard
+          let start = getsectiondata(
+            raw.assumingMemoryBound(to: mach_header_64.self),
+            "__TEXT", "__swift5_types", &size)
+        else { continue }
+        var image = MetadataImage(
+          key: UInt(bitPattern: raw),
+          typeRecords: UnsafeRawBufferPointer(start: start, count: Int(size)))
+        var protoSize: UInt = 0
+        if let proto = getsectiondata(
+          raw.assumingMemoryBound(to: mach_header_64.self), "__TEXT", "__swift5_proto", &protoSize)
+        {
+          image.conformanceRecords = UnsafeRawBufferPointer(start: proto, count: Int(protoSize))
+        }
+        body(image)
       }
-      body(image)
-    }
     #else
-    withoutActuallyEscaping(body) { body in
-      // Wrapped in a concrete struct so the closure is stored at its natural
-      // abstraction (a bare closure behind a generic pointer gets a
-      // heap-allocated reabstraction thunk).
-      var box = ImageCallbackBox(body: body)
-      withUnsafeMutablePointer(to: &box) { context in
-        _swiftEnumerateAllMetadataSections({ sections, context in
-          let sections = sections.assumingMemoryBound(to: MetadataSections.self)
-          let records = sections.pointee.swift5_type_metadata
-          let conformances = sections.pointee.swift5_protocol_conformances
-          let box = context!.assumingMemoryBound(to: ImageCallbackBox.self)
-          box.pointee.body(MetadataImage(
-            key: UInt(bitPattern: sections.pointee.baseAddress),
-            typeRecords: UnsafeRawBufferPointer(
-              start: UnsafeRawPointer(bitPattern: records.start),
-              count: Int(records.length)),
-            conformanceRecords: UnsafeRawBufferPointer(
-              start: UnsafeRawPointer(bitPattern: conformances.start),
-              count: Int(conformances.length))))
-          return true  // keep enumerating
-        }, context)
+      withoutActuallyEscaping(body) { body in
+        // Wrapped in a concrete struct so the closure is stored at its natural
+        // abstraction (a bare closure behind a generic pointer gets a
+        // heap-allocated reabstraction thunk).
+        var box = ImageCallbackBox(body: body)
+        withUnsafeMutablePointer(to: &box) { context in
+          _swiftEnumerateAllMetadataSections(
+            { sections, context in
+              let sections = sections.assumingMemoryBound(to: MetadataSections.self)
+              let records = sections.pointee.swift5_type_metadata
+              let conformances = sections.pointee.swift5_protocol_conformances
+              let box = context!.assumingMemoryBound(to: ImageCallbackBox.self)
+              box.pointee.body(
+                MetadataImage(
+                  key: UInt(bitPattern: sections.pointee.baseAddress),
+                  typeRecords: UnsafeRawBufferPointer(
+                    start: UnsafeRawPointer(bitPattern: records.start),
+                    count: Int(records.length)),
+                  conformanceRecords: UnsafeRawBufferPointer(
+                    start: UnsafeRawPointer(bitPattern: conformances.start),
+                    count: Int(conformances.length))))
+              return true  // keep enumerating
+            }, context)
+        }
       }
-    }
     #endif
   }
 }
 
 #if !canImport(Darwin)
-private struct ImageCallbackBox {
-  let body: (MetadataImage) -> Void
-}
+  private struct ImageCallbackBox {
+    let body: (MetadataImage) -> Void
+  }
 
-@_silgen_name("swift_enumerateAllMetadataSections")
-private func _swiftEnumerateAllMetadataSections(
-  _ body: @convention(c) (
-    _ sections: UnsafeRawPointer, _ context: UnsafeMutableRawPointer?
-  ) -> Bool,
-  _ context: UnsafeMutableRawPointer?
-)
+  @_silgen_name("swift_enumerateAllMetadataSections")
+  private func _swiftEnumerateAllMetadataSections(
+    _ body:
+      @convention(c) (
+        _ sections: UnsafeRawPointer, _ context: UnsafeMutableRawPointer?
+      ) -> Bool,
+    _ context: UnsafeMutableRawPointer?
+  )
 #endif

@@ -22,11 +22,13 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
 public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Sendable {  // immutable
   /// A getter: the instance, its storage (`inout`, like DeluxeInjection's `id *ivar`) and the property's
   /// behaviour without this injection. Runs under the instance's storage lock.
-  public typealias Getter = @Sendable (_ target: AnyObject, _ storage: inout Value?, _ original: OriginalAccessor<Value>) -> Value
+  public typealias Getter =
+    @Sendable (_ target: AnyObject, _ storage: inout Value?, _ original: OriginalAccessor<Value>) -> Value
   /// A setter: the instance, its storage, the new value and the behaviour without this injection.
-  public typealias Setter = @Sendable (
-    _ target: AnyObject, _ storage: inout Value?, _ newValue: Value, _ original: OriginalAccessor<Value>
-  ) -> Void
+  public typealias Setter =
+    @Sendable (
+      _ target: AnyObject, _ storage: inout Value?, _ newValue: Value, _ original: OriginalAccessor<Value>
+    ) -> Void
   /// Builds a value for one instance.
   public typealias Factory = @Sendable (_ target: AnyObject) -> Value
 

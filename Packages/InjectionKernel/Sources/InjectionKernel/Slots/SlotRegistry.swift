@@ -25,7 +25,8 @@ final class SlotRegistry: @unchecked Sendable {  // `byAccess` and `byProperty` 
     guard let property = PropertyCatalog.shared.property(of: dynamicClass, atOffset: fieldOffset) else {
       fatalError(
         "DeluxeInjection: no marked property at offset \(fieldOffset) of \(String(reflecting: dynamicClass)) "
-          + "(value type \(String(reflecting: valueType))). Marker wrappers must be stored properties of a Swift class.")
+          + "(value type \(String(reflecting: valueType))). Marker wrappers must be stored properties of a Swift class."
+      )
     }
     let slot = self.slot(for: property)
     lock.withLock { byAccess[key] = slot }

@@ -1,0 +1,50 @@
+/// A type `@Lazy` can build with no arguments.
+///
+/// Adopt it for your own types; a non-final class implements it with `required init()`:
+///
+/// ```swift
+/// final class ImageCache: LazyConstructible {
+///   init() {}
+/// }
+/// ```
+///
+/// The standard library's collections, strings, numbers and `Bool` conform, and an optional conforms
+/// when its wrapped type does (it is created holding a new wrapped value).
+public protocol LazyConstructible {
+  /// Creates the value a first read returns.
+  init()
+}
+
+extension Array: LazyConstructible {}
+extension ContiguousArray: LazyConstructible {}
+extension Dictionary: LazyConstructible {}
+extension Set: LazyConstructible {}
+extension String: LazyConstructible {}
+extension Substring: LazyConstructible {}
+extension Int: LazyConstructible {}
+extension Int8: LazyConstructible {}
+extension Int16: LazyConstructible {}
+extension Int32: LazyConstructible {}
+extension Int64: LazyConstructible {}
+extension UInt: LazyConstructible {}
+extension UInt8: LazyConstructible {}
+extension UInt16: LazyConstructible {}
+extension UInt32: LazyConstructible {}
+extension UInt64: LazyConstructible {}
+extension Double: LazyConstructible {}
+extension Float: LazyConstructible {}
+extension Bool: LazyConstructible {}
+
+extension Optional: LazyConstructible where Wrapped: LazyConstructible {
+  /// A new wrapped value (not `nil`).
+  public init() { self = .some(Wrapped()) }
+}
+
+/// Builds values through `LazyConstructible`.
+enum LazyConstruction {
+  static func canBuild(_ type: Any.Type) -> Bool { type is any LazyConstructible.Type }
+
+  static func build<Value>(_ type: Value.Type) -> Value? {
+    (type as? any LazyConstructible.Type)?.init() as? Value
+  }
+}

@@ -1,0 +1,154 @@
+public import InjectionKernel
+
+extension InjectionRules {
+  /// Turns every `@Lazy` property on. Throws at commit time, naming the property, if a `@Lazy` type can
+  /// be built by nothing (no factory, no ``LazyConstructible`` conformance).
+  public func injectLazy() {
+    injectLazy(PropertySelection(plugin: LazyPlugin.id))
+  }
+
+  /// Turns on the `@Lazy` properties declared by `classes` (or their subclasses) only — for an app that
+  /// does not want to answer for a library's `@Lazy` properties, or a test that must not touch others'.
+  public func injectLazy(in classes: AnyClass...) {
+    injectLazy(PropertySelection(plugin: LazyPlugin.id).declared(in: classes))
+  }
+
+  fileprivate func injectLazy(_ selection: PropertySelection) {
+    let pending = lazyFactoryBatch
+    add(to: selection) { property in
+      try Self.lazyInjection(for: property, once: false, pending: pending.factories)
+    }
+  }
+
+  /// Registers `factory` for `@Lazy` properties of `type` (and of `type?`) and turns them on.
+  ///
+  /// ```swift
+  /// lets.injectLazy(ImageCache.self) { ImageCache(limit: 64) }
+  /// ```
+  public func injectLazy<Value>(_ type: Value.Type, factory: @escaping @Sendable () -> Value) {
+    let entry = LazyFactory(scope: .type(ObjectIdentifier(type)), make: { _ in factory() })
+    let pending = lazyFactoryBatch
+    pending.factories.append(entry)
+    onCommit { LazyFactories.shared.register([entry]) }
+    let selection = PropertySelection(plugin: LazyPlugin.id).filter { entry.applies(to: $0) }
+    add(to: selection) { property in
+      try Self.lazyInjection(for: property, once: false, pending: pending.factories)
+    }
+  }
+
+  /// Selects `@Lazy` properties of exactly `type`, to narrow and give a per-property factory or the
+  /// "once" behaviour: `lets.lazy(Parser?.self).declared(in: Reader.self).create { _ in Parser(strict: true) }`.
+  public func lazy<Value>(_ type: Value.Type) -> LazySelection<Value> {
+    LazySelection(selection: PropertySelection(plugin: LazyPlugin.id).ofType(type), rules: self)
+  }
+
+  /// Turns every `@Lazy` property off: reads behave like plain stored properties again.
+  public func rejectLazy() {
+    rejectAll(plugin: LazyPlugin.id)
+  }
+
+  static func lazyInjection(for property: PropertyDescriptor, once: Bool, pending: [LazyFactory]) throws
+    -> AnyPropertyInjection?
+  {
+    guard let marker = property.markerType as? any LazyMarker.Type else { return nil }
+    return try marker.makeInjection(for: property, once: once, pending: pending)
+  }
+
+  /// The factories recorded in this batch, so `injectLazy()` accepts types whose factory comes later.
+  fileprivate var lazyFactoryBatch: PendingLazyFactories {
+    if let batch = self[PendingLazyFactoriesKey.self] { return batch }
+    let batch = PendingLazyFactories()
+    self[PendingLazyFactoriesKey.self] = batch
+    return batch
+  }
+}
+
+/// Some `@Lazy` properties, narrowed, and what they get.
+public struct LazySelection<Value> {
+  /// The selected properties.
+  public let selection: PropertySelection
+  let rules: InjectionRules
+
+  /// Narrows to properties declared by `classes` or their subclasses.
+  public func declared(in classes: AnyClass...) -> LazySelection {
+    LazySelection(selection: selection.declared(in: classes), rules: rules)
+  }
+
+  /// Narrows to properties with these names.
+  public func named(_ names: String...) -> LazySelection {
+    var narrowed = selection
+    for name in names { narrowed = narrowed.named(name) }
+    return LazySelection(selection: narrowed, rules: rules)
+  }
+
+  /// Narrows to properties for which `predicate` holds.
+  public func filter(_ predicate: @escaping @Sendable (PropertyDescriptor) -> Bool) -> LazySelection {
+    LazySelection(selection: selection.filter(predicate), rules: rules)
+  }
+
+  /// Gives the selected properties their own factory (it wins over per-type factories) and turns them on.
+  public func create(_ factory: @escaping @Sendable (_ target: AnyObject) -> Value) {
+    let entry = LazyFactory(scope: .selection(selection), make: { factory($0) })
+    rules.lazyFactoryBatchForSelection.factories.append(entry)
+    rules.onCommit { LazyFactories.shared.register([entry]) }
+    rules.add(PropertyInjection<Value>(read: .fill(factory, once: false), summary: "lazy (factory)"), to: selection)
+  }
+
+  /// Turns the selected properties on with the "once" behaviour: created at most once per instance; after
+  /// being set to `nil` they stay `nil`.
+  public func once() {
+    let pending = rules.lazyFactoryBatchForSelection
+    rules.add(to: selection) { property in
+      try InjectionRules.lazyInjection(for: property, once: true, pending: pending.factories)
+    }
+  }
+}
+
+extension InjectionRules {
+  fileprivate var lazyFactoryBatchForSelection: PendingLazyFactories { lazyFactoryBatch }
+}
+
+/// Factories recorded in one batch and not yet committed.
+final class PendingLazyFactories: @unchecked Sendable {  // appended while the batch is built, on one thread, before its commit reads it
+  var factories: [LazyFactory] = []
+}
+
+private enum PendingLazyFactoriesKey: RuleOptionKey {
+  static var defaultValue: PendingLazyFactories? { nil }
+}
+
+extension Injection {
+  /// Turns every `@Lazy` property on at once (see ``InjectionRules/injectLazy()``).
+  @discardableResult
+  public static func injectLazy() throws -> InjectionPlan {
+    let rules = InjectionRules()
+    rules.injectLazy()
+    return try commit(rules)
+  }
+
+  /// Turns on the `@Lazy` properties declared by `classes` (or their subclasses) at once.
+  @discardableResult
+  public static func injectLazy(in classes: AnyClass...) throws -> InjectionPlan {
+    let rules = InjectionRules()
+    rules.injectLazy(PropertySelection(plugin: LazyPlugin.id).declared(in: classes))
+    return try commit(rules)
+  }
+
+  /// Registers a factory for `@Lazy` properties of `type` and turns them on at once.
+  @discardableResult
+  public static func injectLazy<Value>(_ type: Value.Type, factory: @escaping @Sendable () -> Value) throws
+    -> InjectionPlan
+  {
+    let rules = InjectionRules()
+    rules.injectLazy(type, factory: factory)
+    return try commit(rules)
+  }
+
+  /// Turns every `@Lazy` property off at once.
+  @discardableResult
+  public static func rejectLazy() throws -> InjectionPlan {
+    let rules = InjectionRules()
+    rules.rejectLazy()
+    return try commit(rules)
+  }
+}

@@ -1,0 +1,177 @@
+import Dispatch
+import InjectionKernel
+import LazyPlugin
+import Synchronization
+import Testing
+
+// Each test turns on only its own classes (`injectLazy(in:)`), so tests run in parallel.
+
+private final class ImageCache: LazyConstructible, Sendable {
+  let limit: Int
+  init() { limit = 16 }
+  init(limit: Int) { self.limit = limit }
+}
+
+private final class Parser: LazyConstructible, Sendable {
+  let strict: Bool
+  init() { strict = false }
+  init(strict: Bool) { self.strict = strict }
+}
+
+private final class FirstReadHost {
+  @Lazy var items: [String]
+  @Lazy var index: [String: Int]
+  @Lazy var cache: ImageCache
+  @Lazy var parser: Parser?
+}
+
+private final class PlainBeforeHost {
+  @Lazy var optional: [Int]?
+}
+
+private final class ResetHost {
+  @Lazy var parser: Parser?
+  @Lazy var onceParser: Parser?
+}
+
+private final class TypeFactoryHost {
+  @Lazy var cache: ImageCache
+  @Lazy var maybe: ImageCache?
+}
+
+private final class PropertyFactoryHost {
+  @Lazy var strict: Parser
+  @Lazy var lenient: Parser
+}
+
+private final class RejectHost {
+  @Lazy var names: [String]?
+}
+
+private final class CountedValue: LazyConstructible, Sendable {
+  static let created = Atomic<Int>(0)
+  init() { Self.created.add(1, ordering: .relaxed) }
+}
+
+private final class ConcurrentHost: @unchecked Sendable {  // shared read-only across threads
+  @Lazy var value: CountedValue
+}
+
+private final class DeinitHost {
+  @Lazy var log: [String]
+  let onDeinit: @Sendable ([String]) -> Void
+  init(onDeinit: @escaping @Sendable ([String]) -> Void) { self.onDeinit = onDeinit }
+  deinit { onDeinit(log) }
+}
+
+/// Nothing can build this type: no `init()`, no factory.
+private struct Unbuildable {
+  let id: Int
+}
+
+private final class UnbuildableHost {
+  @Lazy var thing: Unbuildable
+}
+
+@Suite struct LazyTests {
+  @Test func firstReadCreatesTheRightTypeAndValuesPersist() throws {
+    try Injection.injectLazy(in: FirstReadHost.self)
+    let host = FirstReadHost()
+    #expect(host.items.isEmpty)
+    host.items.append("a")
+    #expect(host.items == ["a"])
+    #expect(host.index.isEmpty)
+    #expect(host.cache.limit == 16)
+    #expect(host.cache === host.cache)
+    #expect(host.parser != nil)
+    #expect(host.parser === host.parser)
+  }
+
+  @Test func beforeInjectionAReadIsPlain() throws {
+    let host = PlainBeforeHost()
+    #expect(host.optional == nil)
+    host.optional = [1]
+    #expect(host.optional == [1])
+  }
+
+  @Test func nilResetRecreatesButOnceDoesNot() throws {
+    let rules = InjectionRules()
+    rules.injectLazy(in: ResetHost.self)
+    rules.lazy(Parser?.self).declared(in: ResetHost.self).named("onceParser").once()
+    try Injection.commit(rules)
+    let host = ResetHost()
+    let first = host.parser
+    host.parser = nil
+    #expect(host.parser != nil)
+    #expect(host.parser !== first)
+    #expect(host.onceParser != nil)
+    host.onceParser = nil
+    #expect(host.onceParser == nil)
+  }
+
+  @Test func perTypeFactoryOverridesTheDefault() throws {
+    let rules = InjectionRules()
+    rules.injectLazy(ImageCache.self) { ImageCache(limit: 64) }
+    rules.injectLazy(in: TypeFactoryHost.self)
+    // The factory above applies to every @Lazy ImageCache; this test's class is the only one that reads.
+    try Injection.commit(rules)
+    let host = TypeFactoryHost()
+    #expect(host.cache.limit == 64)
+    #expect(host.maybe?.limit == 64)
+  }
+
+  @Test func perPropertyFactoryWins() throws {
+    let rules = InjectionRules()
+    rules.lazy(Parser.self).declared(in: PropertyFactoryHost.self).named("strict").create { _ in Parser(strict: true) }
+    rules.injectLazy(in: PropertyFactoryHost.self)
+    try Injection.commit(rules)
+    let host = PropertyFactoryHost()
+    #expect(host.strict.strict)
+    #expect(!host.lenient.strict)
+  }
+
+  @Test func rejectRestoresPlainBehaviour() throws {
+    try Injection.injectLazy(in: RejectHost.self)
+    let host = RejectHost()
+    #expect(host.names == [])
+    let rules = InjectionRules()
+    rules.reject(PropertySelection(plugin: LazyPlugin.id).declared(in: RejectHost.self))
+    try Injection.commit(rules)
+    host.names = nil
+    #expect(host.names == nil)
+    #expect(RejectHost().names == nil)
+  }
+
+  @Test func exactlyOneCreationPerInstanceUnderConcurrentFirstReads() throws {
+    try Injection.injectLazy(in: ConcurrentHost.self)
+    let hosts = (0..<200).map { _ in ConcurrentHost() }
+    let before = CountedValue.created.load(ordering: .relaxed)
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      for host in hosts.shuffled() { _ = host.value }
+    }
+    #expect(CountedValue.created.load(ordering: .relaxed) - before == hosts.count)
+  }
+
+  @Test func readInsideDeinitWorks() throws {
+    try Injection.injectLazy(in: DeinitHost.self)
+    let seen = Atomic<Int>(-1)
+    do {
+      let host = DeinitHost { log in seen.store(log.count, ordering: .relaxed) }
+      _ = host
+    }
+    #expect(seen.load(ordering: .relaxed) == 0)
+  }
+
+  @Test func nonConstructibleTypeIsReportedWhenInjecting() throws {
+    let rules = InjectionRules()
+    rules.injectLazy()
+    #expect {
+      try Injection.plan(rules)
+    } throws: { error in
+      guard case .rejected(let property, let reason) = error as? InjectionError else { return false }
+      return property.hasSuffix("UnbuildableHost.thing: LazyPluginTests.(unknown context).Unbuildable")
+        || (property.contains("UnbuildableHost.thing") && reason.contains("LazyConstructible"))
+    }
+    #expect(!Injection.isInjected(UnbuildableHost.self, "thing"))
+  }
+}
