@@ -8,12 +8,19 @@ let package = Package(
     .library(name: "InjectionKernel", targets: ["InjectionKernel"]),
     .library(name: "InjectPlugin", targets: ["InjectPlugin"]),
     .library(name: "LazyPlugin", targets: ["LazyPlugin"]),
+    .library(name: "ImperativePlugin", targets: ["ImperativePlugin"]),
   ],
   targets: [
     .target(name: "InjectionKernel", path: "Packages/InjectionKernel/Sources/InjectionKernel"),
     .target(
       name: "InjectPlugin", dependencies: ["InjectionKernel"], path: "Packages/InjectPlugin/Sources/InjectPlugin"),
     .target(name: "LazyPlugin", dependencies: ["InjectionKernel"], path: "Packages/LazyPlugin/Sources/LazyPlugin"),
+    .target(
+      name: "ImperativePlugin", dependencies: ["InjectionKernel"],
+      path: "Packages/ImperativePlugin/Sources/ImperativePlugin"),
+    .testTarget(
+      name: "ImperativePluginTests", dependencies: ["ImperativePlugin", "InjectPlugin", "LazyPlugin"],
+      path: "Tests/ImperativePluginTests"),
     .testTarget(name: "LazyPluginTests", dependencies: ["LazyPlugin"], path: "Tests/LazyPluginTests"),
     .testTarget(
       name: "InjectPluginTests",

@@ -34,9 +34,16 @@ private final class ResetHost {
   @Lazy var onceParser: Parser?
 }
 
+/// Used only by the per-type factory test: a per-type factory applies to every `@Lazy` of its type.
+private final class FactoryCache: LazyConstructible, Sendable {
+  let limit: Int
+  init() { limit = 16 }
+  init(limit: Int) { self.limit = limit }
+}
+
 private final class TypeFactoryHost {
-  @Lazy var cache: ImageCache
-  @Lazy var maybe: ImageCache?
+  @Lazy var cache: FactoryCache
+  @Lazy var maybe: FactoryCache?
 }
 
 private final class PropertyFactoryHost {
@@ -111,9 +118,8 @@ private final class UnbuildableHost {
 
   @Test func perTypeFactoryOverridesTheDefault() throws {
     let rules = InjectionRules()
-    rules.injectLazy(ImageCache.self) { ImageCache(limit: 64) }
+    rules.injectLazy(FactoryCache.self) { FactoryCache(limit: 64) }
     rules.injectLazy(in: TypeFactoryHost.self)
-    // The factory above applies to every @Lazy ImageCache; this test's class is the only one that reads.
     try Injection.commit(rules)
     let host = TypeFactoryHost()
     #expect(host.cache.limit == 64)

@@ -139,19 +139,19 @@ public enum Injection {
   private static func makePlan(_ rules: InjectionRules, log: RuleLog) throws -> (
     plan: InjectionPlan, properties: [PropertyDescriptor]
   ) {
-    for change in rules.changes {
+    let named = rules.changes.flatMap { change -> [AnyClass] in
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
-        catalog(selection.namedClasses)
-      case .rejectAll: break
+        return selection.namedClasses
+      case .rejectAll: return []
       }
     }
-    let properties = PropertyCatalog.shared.refresh()
+    // The batch's one pass, however many plugins' verbs it holds.
+    let properties = PropertyCatalog.shared.refresh(resolving: named)
     var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
     var counts: [PropertyDescriptor: Int] = [:]
     var touched: [PropertyDescriptor] = []
     var unmatched: [String] = []
-    var plugins: Set<PluginID> = []
 
     func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
       if let planned = state[property] { return planned }
@@ -167,12 +167,10 @@ public enum Injection {
     for change in rules.changes {
       switch change {
       case .inject(let selection, let injection):
-        plugins.insert(selection.plugin)
         let matches = properties.filter(selection.matches)
         if matches.isEmpty { unmatched.append(selection.description) }
         for property in matches { set(property, try checked(injection, for: property), counted: true) }
       case .injectEach(let selection, let builder):
-        plugins.insert(selection.plugin)
         let matches = properties.filter(selection.matches)
         if matches.isEmpty { unmatched.append(selection.description) }
         for property in matches {
@@ -180,12 +178,10 @@ public enum Injection {
           set(property, try checked(injection, for: property), counted: true)
         }
       case .reject(let selection):
-        plugins.insert(selection.plugin)
         let matches = properties.filter(selection.matches)
         if matches.isEmpty { unmatched.append(selection.description) }
         for property in matches { set(property, nil, counted: true) }
       case .rejectAll(let plugin):
-        plugins.insert(plugin)
         for property in properties where property.plugin == plugin { set(property, nil, counted: false) }
       }
     }
@@ -196,10 +192,7 @@ public enum Injection {
         property: property, injection: state[property] ?? nil, replacesInjection: before != nil,
         ruleCount: counts[property] ?? 0)
     }.sorted { $0.property.description < $1.property.description }
-    let empty = properties.filter { property in
-      guard let plugin = property.plugin, plugins.contains(plugin) else { return false }
-      return current(property) == nil
-    }.sorted { $0.description < $1.description }
+    let empty = properties.filter { current($0) == nil }.sorted { $0.description < $1.description }
     return (InjectionPlan(entries: entries, unmatchedSelections: unmatched, emptyProperties: empty), properties)
   }
 
@@ -215,14 +208,4 @@ public enum Injection {
     return injection
   }
 
-  /// Catalogs `classes` and their superclasses (generic specializations named in selections).
-  private static func catalog(_ classes: [AnyClass]) {
-    for cls in classes {
-      var current: AnyClass? = cls
-      while let candidate = current {
-        _ = PropertyCatalog.shared.declaredProperties(of: candidate)
-        current = MetadataAccess.superclass(of: candidate)
-      }
-    }
-  }
 }

@@ -34,10 +34,18 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
 
   // MARK: Queries
 
-  /// Runs a pass over whatever is new, then returns every resolved marked property.
-  func refresh() -> [PropertyDescriptor] {
+  /// Runs a pass over whatever is new, resolves `classes` and their superclasses (generic
+  /// specializations named by a selection), then returns every resolved marked property.
+  func refresh(resolving classes: [AnyClass] = []) -> [PropertyDescriptor] {
     lock.withLock {
       runPass()
+      for cls in classes {
+        var current: AnyClass? = cls
+        while let candidate = current {
+          _ = resolve(candidate)
+          current = MetadataAccess.superclass(of: candidate)
+        }
+      }
       return resolvedOrder.flatMap { resolved[$0] ?? [] }
     }
   }

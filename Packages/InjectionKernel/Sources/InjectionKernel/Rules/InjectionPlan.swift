@@ -17,7 +17,7 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   public let entries: [Entry]
   /// Selections that matched no property (`PropertySelection.description`).
   public let unmatchedSelections: [String]
-  /// Marked properties of the plugins the batch touched that have no injection after it.
+  /// Cataloged marked properties (of every plugin) that have no injection after the batch.
   public let emptyProperties: [PropertyDescriptor]
 
   /// Properties selected by more than one rule of the batch (the last rule won).
