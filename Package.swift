@@ -21,7 +21,8 @@ let package = Package(
     .testTarget(
       name: "ImperativePluginTests", dependencies: ["ImperativePlugin", "InjectPlugin", "LazyPlugin"],
       path: "Tests/ImperativePluginTests"),
-    .testTarget(name: "LazyPluginTests", dependencies: ["LazyPlugin"], path: "Tests/LazyPluginTests"),
+    .testTarget(
+      name: "LazyPluginTests", dependencies: ["LazyPlugin", "ImperativePlugin"], path: "Tests/LazyPluginTests"),
     .testTarget(
       name: "InjectPluginTests",
       dependencies: ["InjectPlugin"],

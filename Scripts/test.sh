@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 echo "== lint (swift format)"
 swift format lint --strict --recursive --configuration .swift-format Package.swift Packages Tests
 
+echo "== README examples are compiled by tests"
+python3 Scripts/check-readme-examples.py
+
 echo "== build and test (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel

@@ -89,7 +89,7 @@ public struct LazySelection<Value> {
   /// Gives the selected properties their own factory (it wins over per-type factories) and turns them on.
   public func create(_ factory: @escaping @Sendable (_ target: AnyObject) -> Value) {
     let entry = LazyFactory(scope: .selection(selection), make: { factory($0) })
-    rules.lazyFactoryBatchForSelection.factories.append(entry)
+    rules.lazyFactoryBatch.factories.append(entry)
     rules.onCommit { LazyFactories.shared.register([entry]) }
     rules.add(PropertyInjection<Value>(read: .fill(factory, once: false), summary: "lazy (factory)"), to: selection)
   }
@@ -97,19 +97,18 @@ public struct LazySelection<Value> {
   /// Turns the selected properties on with the "once" behaviour: created at most once per instance; after
   /// being set to `nil` they stay `nil`.
   public func once() {
-    let pending = rules.lazyFactoryBatchForSelection
+    let pending = rules.lazyFactoryBatch
     rules.add(to: selection) { property in
       try InjectionRules.lazyInjection(for: property, once: true, pending: pending.factories)
     }
   }
 }
 
-extension InjectionRules {
-  fileprivate var lazyFactoryBatchForSelection: PendingLazyFactories { lazyFactoryBatch }
-}
-
 /// Factories recorded in one batch and not yet committed.
-final class PendingLazyFactories: @unchecked Sendable {  // appended while the batch is built, on one thread, before its commit reads it
+///
+/// `@unchecked Sendable`: appended while the batch is built, on one thread, and read by the batch's
+/// commit on that same thread (builders run under the commit lock); never touched afterwards.
+final class PendingLazyFactories: @unchecked Sendable {
   var factories: [LazyFactory] = []
 }
 

@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Fails unless every ```swift block of every product README appears, line for line (indentation
+ignored), in that product's Tests/<Product>Tests/ReadmeExamples.swift, which the test build compiles.
+So README examples cannot rot."""
+import pathlib
+import re
+import sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+failures = []
+for readme in sorted(root.glob("Packages/*/README.md")):
+    product = readme.parent.name
+    examples = root / "Tests" / f"{product}Tests" / "ReadmeExamples.swift"
+    blocks = re.findall(r"```swift\n(.*?)```", readme.read_text(), re.S)
+    if blocks and not examples.exists():
+        failures.append(f"{readme}: has Swift examples but {examples} is missing")
+        continue
+    # Fixture types in the test file may be `private`; the README shows them without it.
+    compiled = [re.sub(r"\bprivate ", "", line.strip()) for line in examples.read_text().splitlines()] if blocks else []
+    for block in blocks:
+        lines = [line.strip() for line in block.strip("\n").splitlines()]
+        found = any(compiled[i:i + len(lines)] == lines for i in range(len(compiled) - len(lines) + 1))
+        if not found:
+            failures.append(f"{readme}: this example is not in {examples.name}:\n{block}")
+for failure in failures:
+    print(failure, file=sys.stderr)
+sys.exit(1 if failures else 0)

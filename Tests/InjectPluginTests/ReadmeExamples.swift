@@ -1,0 +1,81 @@
+import InjectPlugin
+import InjectionKernel
+import Testing
+
+// The README's examples, compiled and run. Types are private to this file.
+
+private final class Settings: Sendable {
+  let theme: String
+  init(theme: String) { self.theme = theme }
+}
+
+private protocol Analytics: AnyObject, Sendable {}
+private final class ConsoleAnalytics: Analytics {}
+private final class Logger: Sendable {}
+
+private final class ProfileViewModel {
+  @Inject var settings: Settings
+  @Inject var analytics: any Analytics
+  @Inject var logger: Logger?
+}
+
+private final class Downloader {
+  @Inject var retries: Int
+  @Inject var timeout: Int
+  @Inject var mirrorHosts: [String]
+}
+
+@MainActor private final class AppConfig {
+  @Inject static var settings: Settings
+}
+
+@Suite(.serialized)  // the examples select by type alone, like an app would; they run one after another
+struct ReadmeExamples {
+  @Test func overview() throws {
+    let early = ProfileViewModel()
+    try Injection.inject(Settings.self).value(Settings(theme: "dark"))
+    try Injection.inject((any Analytics).self).shared { ConsoleAnalytics() }
+    #expect(early.settings.theme == "dark")
+    #expect(ProfileViewModel().analytics === early.analytics)
+    #expect(early.logger == nil)
+  }
+
+  @Test func selectingGetterRejectingAndBatches() throws {
+    try Injection.inject(Int.self).declared(in: Downloader.self).named("retries").value(3)
+    try Injection.inject([String].self).filter { $0.name.hasSuffix("Hosts") }.value(["example.com"])
+    let downloader = Downloader()
+    #expect(downloader.retries == 3)
+    #expect(downloader.mirrorHosts == ["example.com"])
+
+    downloader.timeout = 10
+    try Injection.inject(Int.self).declared(in: Downloader.self).named("timeout").getter { _, storage, original in
+      original.get(storage) * 2
+    }
+    #expect(downloader.timeout == 20)
+
+    try Injection.inject(Int.self).declared(in: Downloader.self).named("retries").reject()
+    #expect(!Injection.isInjected(Downloader.self, "retries"))
+
+    let lets = InjectionRules()
+    try lets.inject(Settings.self).value(Settings(theme: "light"))
+    try lets.inject(Int.self).declared(in: Downloader.self).named("retries").value(5)
+    try Injection.commit(lets)
+    #expect(downloader.retries == 5)
+    #expect(ProfileViewModel().settings.theme == "light")
+  }
+
+  @MainActor @Test func staticProperty() throws {
+    try Injection.inject(Settings.self).value(Settings(theme: "static"))
+    #expect(AppConfig.settings.theme == "static")
+  }
+
+  /// `rejectAllInjections()` is shown in the README; committing it here would clear other suites'
+  /// injections while they run, so the example is compiled but its effect checked on a plan.
+  @Test func rejectAllIsCompiled() throws {
+    let compiled: () throws -> InjectionPlan = { try Injection.rejectAllInjections() }
+    _ = compiled
+    let rules = InjectionRules()
+    rules.rejectAll()
+    #expect(try Injection.plan(rules).entries.allSatisfy { $0.injection == nil })
+  }
+}
