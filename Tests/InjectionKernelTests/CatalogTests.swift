@@ -24,6 +24,10 @@ private final class CatalogGeneric<T> {
   @Tracked var label: String
 }
 
+private final class ExplicitHost {
+  @Tracked var picked: Int
+}
+
 enum CatalogOuter {
   final class Nested {
     @Counted var counter: Int
@@ -90,6 +94,16 @@ private final class CatalogDecoder: JSONDecoder, @unchecked Sendable {
     let first = Injection.catalogPasses.first
     #expect((first?.images ?? 0) > 0)
     #expect((first?.classes ?? 0) > 0)
+  }
+
+  @Test func explicitClassListIsScannedAndImagesStayScannable() {
+    // Switching modes is safe while other tests run: what is cataloged stays, and classes are also
+    // cataloged on first access whatever the mode.
+    Injection.setDiscovery(.classes([ExplicitHost.self]))
+    let listed = Injection.markedProperties()
+    Injection.setDiscovery(.loadedImages)
+    #expect(listed.contains { $0.declaringClass == ExplicitHost.self && $0.name == "picked" })
+    #expect(Injection.markedProperties().contains { $0.declaringClass == LibraryHost.self })
   }
 
   @Test func eachPluginReceivesExactlyItsProperties() {

@@ -123,13 +123,22 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     #expect(host.first == 9)
   }
 
-  @Test func unmatchedSelectionsAreListed() throws {
+  @Test func unmatchedSelectionsAreListedAndUnknownNamesThrow() throws {
     let rules = InjectionRules()
     rules.add(
-      PropertyInjection<Int>(read: .value(1), summary: "value"), to: select(SlotHost.self).named("noSuchProperty"))
+      PropertyInjection<Double>(read: .value(1), summary: "value"), to: select(SlotHost.self).ofType(Double.self))
     let plan = try Injection.plan(rules)
     #expect(plan.unmatchedSelections.count == 1)
     #expect(plan.entries.isEmpty)
+    #expect(plan.catalogPasses == 1)
+
+    let typo = InjectionRules()
+    typo.add(PropertyInjection<Int>(read: .value(1), summary: "value"), to: select(SlotHost.self).named("vaule"))
+    #expect(throws: InjectionError.unknownProperty(className: String(reflecting: SlotHost.self), name: "vaule")) {
+      try Injection.commit(typo)
+    }
+    #expect(throws: InjectionError.self) { try Injection.property(named: "vaule", of: SlotHost.self) }
+    #expect(try Injection.property(named: "value", of: SlotHost.self).offset == 16)
   }
 
   @Test func reportAndIntrospection() throws {

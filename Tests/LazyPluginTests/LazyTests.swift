@@ -71,6 +71,21 @@ private final class DeinitHost {
   deinit { onDeinit(log) }
 }
 
+/// A non-final class builds through `required init()`; a subclass is built as itself.
+private class Model: LazyConstructible {
+  required init() {}
+  var kind: String { "model" }
+}
+
+private final class DetailModel: Model {
+  override var kind: String { "detail" }
+}
+
+private final class ModelHost {
+  @Lazy var model: Model
+  @Lazy var detail: DetailModel
+}
+
 /// Nothing can build this type: no `init()`, no factory.
 private struct Unbuildable {
   let id: Int
@@ -156,6 +171,13 @@ private final class UnbuildableHost {
       for host in hosts.shuffled() { _ = host.value }
     }
     #expect(CountedValue.created.load(ordering: .relaxed) - before == hosts.count)
+  }
+
+  @Test func classesWithRequiredInitAreBuilt() throws {
+    try Injection.injectLazy(in: ModelHost.self)
+    let host = ModelHost()
+    #expect(host.model.kind == "model")
+    #expect(host.detail.kind == "detail")
   }
 
   @Test func readInsideDeinitWorks() throws {

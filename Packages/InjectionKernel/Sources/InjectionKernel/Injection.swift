@@ -97,16 +97,22 @@ public enum Injection {
   /// Whether `property` has an injection now.
   public static func isInjected(_ property: PropertyDescriptor) -> Bool { injection(for: property) != nil }
 
-  /// Whether the property `name` declared by `cls` (or inherited by it) has an injection now.
+  /// Whether the property `name` declared by `cls` (or inherited by it) has an injection now; `false`
+  /// when there is no such marked property (``property(named:of:)`` tells the two apart).
   public static func isInjected(_ cls: AnyClass, _ name: String) -> Bool {
+    (try? property(named: name, of: cls)).map(isInjected) ?? false
+  }
+
+  /// The marked property `name` that `cls` declares or inherits.
+  ///
+  /// - Throws: ``InjectionError/unknownProperty(className:name:)`` when there is none.
+  public static func property(named name: String, of cls: AnyClass) throws -> PropertyDescriptor {
     var current: AnyClass? = cls
     while let candidate = current {
-      if let property = declaredProperties(of: candidate).first(where: { $0.name == name }) {
-        return isInjected(property)
-      }
+      if let property = declaredProperties(of: candidate).first(where: { $0.name == name }) { return property }
       current = MetadataAccess.superclass(of: candidate)
     }
-    return false
+    throw InjectionError.unknownProperty(className: String(reflecting: cls), name: name)
   }
 
   /// Every cataloged property that has an injection now, sorted by description.
@@ -166,6 +172,13 @@ public enum Injection {
 
     for change in rules.changes {
       switch change {
+      case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
+        try checkNames(of: selection, in: properties)
+      case .rejectAll: break
+      }
+    }
+    for change in rules.changes {
+      switch change {
       case .inject(let selection, let injection):
         let matches = properties.filter(selection.matches)
         if matches.isEmpty { unmatched.append(selection.description) }
@@ -193,7 +206,29 @@ public enum Injection {
         ruleCount: counts[property] ?? 0)
     }.sorted { $0.property.description < $1.property.description }
     let empty = properties.filter { current($0) == nil }.sorted { $0.description < $1.description }
-    return (InjectionPlan(entries: entries, unmatchedSelections: unmatched, emptyProperties: empty), properties)
+    let plan = InjectionPlan(
+      entries: entries, unmatchedSelections: unmatched, emptyProperties: empty, catalogPasses: log.refreshCount)
+    return (plan, properties)
+  }
+
+  /// A selection naming both classes and property names must name properties those classes have (declared
+  /// or inherited): a name that is not there is a typo, reported as
+  /// ``InjectionError/unknownProperty(className:name:)`` rather than an unmatched selection.
+  private static func checkNames(of selection: PropertySelection, in properties: [PropertyDescriptor]) throws {
+    let classes = selection.namedClasses
+    guard !classes.isEmpty else { return }
+    for name in selection.names.sorted() {
+      let known = properties.contains { property in
+        property.plugin == selection.plugin && property.name == name
+          && classes.contains {
+            isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass)
+          }
+      }
+      if !known {
+        throw InjectionError.unknownProperty(
+          className: classes.map { String(reflecting: $0) }.joined(separator: ", "), name: name)
+      }
+    }
   }
 
   /// `injection`, if its value type is `property`'s; otherwise the typed mismatch error.

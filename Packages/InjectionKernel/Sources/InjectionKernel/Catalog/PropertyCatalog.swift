@@ -21,7 +21,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
 
   private let lock = KernelLock()
   private var discovery: ClassDiscovery = .loadedImages
+  /// Images whose classes were scanned (discovery over loaded images).
   private var scannedImages: Set<UInt> = []
+  /// Images whose marker types were collected (in every discovery mode).
+  private var markerImages: Set<UInt> = []
   private var scannedClasses: Set<ContextDescriptor> = []
   private var markerDescriptors: [UnsafeRawPointer] = []
   private var markerProtocol: UnsafeRawPointer?
@@ -37,7 +40,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// Runs a pass over whatever is new, resolves `classes` and their superclasses (generic
   /// specializations named by a selection), then returns every resolved marked property.
   func refresh(resolving classes: [AnyClass] = []) -> [PropertyDescriptor] {
-    lock.withLock {
+    RuleLog.shared.noteCatalogRefresh()
+    return lock.withLock {
       runPass()
       for cls in classes {
         var current: AnyClass? = cls
@@ -101,7 +105,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
         if !scannedImages.contains(image.key) { newImages.append(image) }
       }
       guard !newImages.isEmpty else { return }
-      for image in newImages { collectMarkers(in: image) }
+      for image in newImages where !markerImages.contains(image.key) { collectMarkers(in: image) }
       for image in newImages {
         scannedImages.insert(image.key)
         images += 1
@@ -114,10 +118,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       }
     case .classes(let list):
       MetadataImages.forEachImage { image in
-        if !scannedImages.contains(image.key) {
-          scannedImages.insert(image.key)
-          collectMarkers(in: image)
-        }
+        if !markerImages.contains(image.key) { collectMarkers(in: image) }
       }
       var newClasses: [ClassDescriptor] = []
       for cls in list {
@@ -154,6 +155,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
 
   /// Adds the marker types declared in `image`: nominal types conforming to `InjectionMarker`.
   private func collectMarkers(in image: MetadataImage) {
+    markerImages.insert(image.key)
     ConformanceRecords.forEachConformingType(in: image, to: isMarkerProtocol) { descriptor in
       if !markerDescriptors.contains(descriptor.pointer) { markerDescriptors.append(descriptor.pointer) }
     }

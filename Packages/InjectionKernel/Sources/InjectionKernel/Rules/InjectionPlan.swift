@@ -19,6 +19,8 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   public let unmatchedSelections: [String]
   /// Cataloged marked properties (of every plugin) that have no injection after the batch.
   public let emptyProperties: [PropertyDescriptor]
+  /// How many catalog passes planning the batch requested: 1, however many plugins' verbs it holds.
+  public let catalogPasses: Int
 
   /// Properties selected by more than one rule of the batch (the last rule won).
   public var multiplySelected: [PropertyDescriptor] { entries.filter { $0.ruleCount > 1 }.map(\.property) }

@@ -1,3 +1,22 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The calling thread's identity as an integer.
+private func currentThreadID() -> UInt {
+  #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+  #else
+    UInt(pthread_self())
+  #endif
+}
+
 /// The committed rules, kept so that properties the kernel meets later — a generic class's new
 /// specialization, a class from an image opened after the commit — receive the same injections.
 ///
@@ -19,14 +38,31 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   }
 
   private let lock = KernelLock()
+  /// The thread holding the commit lock (`pthread_self()` bits), 0 when free.
+  private let owner = Atomic<UInt>(0)
+  /// Catalog refreshes requested by the commit-lock holder since it took the lock.
+  private var refreshesUnderLock = 0
   private var rules: [Rule] = []
   /// The generation the last commit installed; slots start at 1.
   private(set) var generation: UInt = 1
 
   /// Runs `body` holding the commit lock.
   func withCommitLock<Result>(_ body: (RuleLog) throws -> Result) rethrows -> Result {
-    try lock.withLock { try body(self) }
+    try lock.withLock {
+      owner.store(currentThreadID(), ordering: .relaxed)
+      refreshesUnderLock = 0
+      defer { owner.store(0, ordering: .relaxed) }
+      return try body(self)
+    }
   }
+
+  /// Counts a catalog refresh if the calling thread is planning a commit (see ``refreshCount``).
+  func noteCatalogRefresh() {
+    if owner.load(ordering: .relaxed) == currentThreadID() { refreshesUnderLock += 1 }
+  }
+
+  /// How many catalog refreshes the current commit has requested so far (commit lock held).
+  var refreshCount: Int { refreshesUnderLock }
 
   /// The injection the committed rules give `property` (commit lock held): the last matching rule wins.
   func injection(for property: PropertyDescriptor) -> AnyPropertyInjection? {
