@@ -47,6 +47,10 @@ private final class CatalogDecoder: JSONDecoder, @unchecked Sendable {
     #expect(all.contains { $0.declaringClass == LibraryHost.self && $0.name == "name" && $0.valueType == String.self })
     #expect(all.contains { $0.declaringClass == LibraryPrivateHost.self && $0.name == "secret" })
     #expect(all.contains { $0.declaringClass == CatalogDecoder.self && $0.name == "hint" })
+    // Generic classes are found before any specialization is used.
+    let generic = Injection.genericClassesWithMarkedProperties
+    #expect(generic.contains("KernelTestFixtures.LibraryBox"))
+    #expect(generic.contains { $0.hasSuffix("CatalogGeneric") })
     // Unmarked fields are not cataloged.
     #expect(!all.contains { $0.declaringClass == LibraryHost.self && $0.name == "plain" })
   }

@@ -83,6 +83,10 @@ public enum Injection {
     PropertyCatalog.shared.declaredProperties(of: cls)
   }
 
+  /// The generic classes that declare marked properties, as `Module.Name`. Their properties are
+  /// cataloged per specialization (`Box<Int>`), when an instance is first read or a selection names it.
+  public static var genericClassesWithMarkedProperties: [String] { PropertyCatalog.shared.genericClassNames() }
+
   /// Every pass the kernel has run, oldest first (a pass that found nothing new is not recorded).
   public static var catalogPasses: [CatalogPass] { PropertyCatalog.shared.passes }
 

@@ -83,10 +83,12 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
-  /// Whether the class of this descriptor is generic and has marked fields (used by reports).
-  func unresolvedGenericClasses() -> [String] {
+  /// The names of generic classes with marked fields (cataloged per specialization when used).
+  func genericClassNames() -> [String] {
     lock.withLock {
-      marked.values.filter { $0.descriptor.isGeneric }.map { $0.descriptor.context.qualifiedName }.sorted()
+      runPass()
+      return
+        marked.values.filter { $0.descriptor.isGeneric }.map { $0.descriptor.context.qualifiedName }.sorted()
     }
   }
 
