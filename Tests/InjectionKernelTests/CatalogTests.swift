@@ -67,6 +67,15 @@ private final class CatalogDecoder: JSONDecoder, @unchecked Sendable {
     #expect(properties.map(\.offset) == [16, 24])
   }
 
+  @Test func unmarkedFieldsOnlyWhenAsked() {
+    let all = Injection.storedProperties(of: CatalogHost.self)
+    #expect(all.map(\.name) == ["title", "score", "plainLet", "plainVar"])
+    #expect(all.map(\.isMutable) == [true, true, false, true])
+    #expect(all[2].markerType == nil)
+    #expect(same(all[3].valueType, Int.self))
+    #expect(all[0].plugin == TrackedPlugin.id)
+  }
+
   @Test func listsInheritedPropertiesOnceOnTheDeclaringClass() {
     let sub = Injection.declaredProperties(of: CatalogSub.self)
     let base = Injection.declaredProperties(of: CatalogBase.self)

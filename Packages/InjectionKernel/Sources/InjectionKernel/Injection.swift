@@ -83,6 +83,13 @@ public enum Injection {
     PropertyCatalog.shared.declaredProperties(of: cls)
   }
 
+  /// Every stored field `cls` declares itself — marked or not — for plugins that work on unmarked
+  /// properties (force injection). Marked fields come back as in the catalog; unmarked ones have no
+  /// marker and their field type as value type. Computed on request, never by the shared pass.
+  public static func storedProperties(of cls: AnyClass) -> [PropertyDescriptor] {
+    PropertyCatalog.shared.storedProperties(of: cls)
+  }
+
   /// The generic classes that declare marked properties, as `Module.Name`. Their properties are
   /// cataloged per specialization (`Box<Int>`), when an instance is first read or a selection names it.
   public static var genericClassesWithMarkedProperties: [String] { PropertyCatalog.shared.genericClassNames() }

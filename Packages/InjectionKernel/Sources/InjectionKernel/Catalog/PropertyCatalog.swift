@@ -30,6 +30,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private var markerProtocol: UnsafeRawPointer?
   private var marked: [ContextDescriptor: MarkedClass] = [:]
   private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
+  /// Every stored field per class, marked or not, computed only when a plugin asks.
+  private var allFields: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   private var resolvedOrder: [ObjectIdentifier] = []
   private var passLog: [CatalogPass] = []
   /// Non-generic classes found by the running pass, resolved at its end.
@@ -186,6 +188,48 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     return (records.count, fields.count)
   }
 
+  /// Every stored field `cls` declares itself, marked or not, with `var`/`let` from its field records;
+  /// computed on request (the shared pass never lists unmarked fields) and cached per class.
+  func storedProperties(of cls: AnyClass) -> [PropertyDescriptor] {
+    lock.withLock {
+      runPass()
+      let id = ObjectIdentifier(cls)
+      if let known = allFields[id] { return known }
+      guard MetadataAccess.isSafeSwiftClass(cls), let context = ContextDescriptor(of: cls),
+        let descriptor = ClassDescriptor(context), let records = descriptor.fieldDescriptor?.records
+      else {
+        allFields[id] = []
+        return []
+      }
+      let marked = Dictionary(uniqueKeysWithValues: resolve(cls).map { ($0.offset, $0) })
+      let own = ownFields(of: cls, count: descriptor.numberOfFields)
+      var properties: [PropertyDescriptor] = []
+      for (index, field) in own.enumerated() where index < records.count {
+        if let property = marked[field.offset] {
+          properties.append(property)
+          continue
+        }
+        properties.append(
+          PropertyDescriptor(
+            declaringClass: cls, className: String(reflecting: cls), name: field.name, valueType: field.type,
+            markerType: nil, fieldType: field.type, offset: field.offset, isMutable: records[index].isVar))
+      }
+      allFields[id] = properties
+      return properties
+    }
+  }
+
+  /// The stored fields `cls` declares itself: `_forEachField` lists inherited fields first, so they are
+  /// the last `count` ones.
+  private func ownFields(of cls: AnyClass, count: Int) -> [(name: String, offset: Int, type: Any.Type)] {
+    var all: [(name: String, offset: Int, type: Any.Type)] = []
+    _ = _forEachField(of: cls, options: _EachFieldOptions(rawValue: 1)) { name, offset, type, _ in
+      all.append((String(cString: name), offset, type))
+      return true
+    }
+    return Array(all.suffix(count))
+  }
+
   /// The marked properties `cls` declares, resolving the class on first use.
   private func resolve(_ cls: AnyClass) -> [PropertyDescriptor] {
     let id = ObjectIdentifier(cls)
@@ -201,18 +245,11 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       resolved[id] = []
       return []
     }
-    // `_forEachField` lists inherited fields first; this class's own fields are the last ones.
-    var all: [(name: String, offset: Int, type: Any.Type)] = []
-    _ = _forEachField(of: cls, options: _EachFieldOptions(rawValue: 1)) { name, offset, type, _ in
-      all.append((String(cString: name), offset, type))
-      return true
-    }
-    let ownCount = entry.descriptor.numberOfFields
-    let own = all.suffix(ownCount)
+    let own = ownFields(of: cls, count: entry.descriptor.numberOfFields)
     let className = String(reflecting: cls)
     var properties: [PropertyDescriptor] = []
     for field in entry.fields where field.index < own.count {
-      let (name, offset, type) = own[own.startIndex + field.index]
+      let (name, offset, type) = own[field.index]
       guard let marker = type as? any InjectionMarker.Type else { continue }
       properties.append(
         PropertyDescriptor(
