@@ -63,8 +63,8 @@ private final class CatalogDecoder: JSONDecoder, @unchecked Sendable {
     #expect(same(title.fieldType, Tracked<String>.self))
     #expect(title.plugin == TrackedPlugin.id)
     #expect(title.isMutable)
-    // Instance layout: 16-byte object header, then one word per wrapper (each holds one reference).
-    #expect(properties.map(\.offset) == [16, 24])
+    // Instance layout: 16-byte object header, then two words per wrapper (`MarkedStorage`).
+    #expect(properties.map(\.offset) == [16, 32])
   }
 
   @Test func unmarkedFieldsOnlyWhenAsked() {

@@ -6,7 +6,7 @@ import Testing
 @propertyWrapper
 struct Defaulted<Value>: MarkedPropertyWrapper {
   static var plugin: PluginID { DefaultedPlugin.id }
-  let storage = MarkedPropertyStorage<Value>()
+  let storage = MarkedStorage<Value>()
   init() {}
   static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,

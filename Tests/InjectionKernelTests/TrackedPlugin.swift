@@ -4,9 +4,9 @@ import InjectionKernel
 @propertyWrapper
 struct Tracked<Value>: MarkedPropertyWrapper {
   static var plugin: PluginID { TrackedPlugin.id }
-  let storage = MarkedPropertyStorage<Value>()
-  init() {}
-  init(wrappedValue: Value) { storage.setStoredValue(wrappedValue) }
+  let storage: MarkedStorage<Value>
+  init() { storage = MarkedStorage() }
+  init(wrappedValue: Value) { storage = MarkedStorage(storing: wrappedValue) }
   static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,
     wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
@@ -39,7 +39,7 @@ enum TrackedPlugin: InjectionPlugin {
 @propertyWrapper
 struct Counted<Value>: MarkedPropertyWrapper {
   static var plugin: PluginID { CountedPlugin.id }
-  let storage = MarkedPropertyStorage<Value>()
+  let storage = MarkedStorage<Value>()
   init() {}
   static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,

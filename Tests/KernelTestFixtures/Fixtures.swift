@@ -4,7 +4,7 @@ import InjectionKernel
 @propertyWrapper
 public struct Fixture<Value>: MarkedPropertyWrapper {
   public static var plugin: PluginID { FixturePlugin.id }
-  public let storage = MarkedPropertyStorage<Value>()
+  public let storage = MarkedStorage<Value>()
   public init() {}
   @inlinable
   public static subscript<Owner: AnyObject>(

@@ -21,14 +21,14 @@ public struct Inject<Value>: MarkedPropertyWrapper {
   public static var plugin: PluginID { InjectPlugin.id }
 
   /// The per-instance storage (copied on write when the owner is a struct).
-  public private(set) var storage: MarkedPropertyStorage<Value>
+  public private(set) var storage: MarkedStorage<Value>
 
   /// An empty property: reads return the injection, or stop with a message if there is none.
-  public init() { storage = MarkedPropertyStorage() }
+  public init() { storage = MarkedStorage() }
 
   /// A property that stores `wrappedValue` until something else is stored; an injection of the value
   /// kind does not override a stored value, a getter does.
-  public init(wrappedValue: Value) { storage = MarkedPropertyStorage(storing: wrappedValue) }
+  public init(wrappedValue: Value) { storage = MarkedStorage(storing: wrappedValue) }
 
   /// The property of a class instance: read and written through its class-level slot.
   @inlinable
@@ -55,8 +55,7 @@ public struct Inject<Value>: MarkedPropertyWrapper {
           + "injected or stored. Inject it with Injection.inject(\(String(reflecting: Value.self)).self).value(…).")
     }
     set {
-      if !isKnownUniquelyReferenced(&storage) { storage = MarkedPropertyStorage() }
-      storage.setStoredValue(newValue)
+      storage.setStoredValueUniquely(newValue)
     }
   }
 

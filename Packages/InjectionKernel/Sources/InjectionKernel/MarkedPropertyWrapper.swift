@@ -1,11 +1,11 @@
-/// The building block for marker property wrappers: adopt it, store a ``MarkedPropertyStorage``, and
+/// The building block for marker property wrappers: adopt it, store a ``MarkedStorage``, and
 /// forward the enclosing-instance subscript to ``read(_:_:)`` and ``write(_:_:_:)``.
 ///
 /// ```swift
 /// @propertyWrapper
 /// public struct Tracked<Value>: MarkedPropertyWrapper {
 ///   public static var plugin: PluginID { PluginID("Tracked") }
-///   public let storage = MarkedPropertyStorage<Value>()
+///   public let storage = MarkedStorage<Value>()
 ///   public init() {}
 ///   @inlinable public static subscript<Owner: AnyObject>(
 ///     _enclosingInstance object: Owner,
@@ -24,7 +24,7 @@
 /// has read the property; see ``MarkedPropertyStorage``.
 public protocol MarkedPropertyWrapper: InjectionMarker {
   /// The per-instance storage; created with the wrapper, never replaced for class owners.
-  var storage: MarkedPropertyStorage<Value> { get }
+  var storage: MarkedStorage<Value> { get }
 }
 
 extension MarkedPropertyWrapper {
@@ -36,9 +36,11 @@ extension MarkedPropertyWrapper {
   public static func read<Owner: AnyObject>(
     _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
-    let storage = object[keyPath: storageKeyPath].storage
-    if let value = storage.fastRead() { return value }
-    return storage.read(of: object, fieldOffset: fieldOffset(object, storageKeyPath))
+    // Project only the unretained field: no retain/release of the storage on the fast path.
+    let fast = object[keyPath: storageKeyPath].storage.unretained._withUnsafeGuaranteedRef { $0.fastRead() }
+    if let value = fast { return value }
+    return object[keyPath: storageKeyPath].storage.object.read(
+      of: object, fieldOffset: fieldOffset(object, storageKeyPath))
   }
 
   /// The write of the wrapped property of a class instance; call it from the subscript's setter.
@@ -46,8 +48,8 @@ extension MarkedPropertyWrapper {
   public static func write<Owner: AnyObject>(
     _ newValue: Value, _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) {
-    let storage = object[keyPath: storageKeyPath].storage
-    storage.write(newValue, of: object, fieldOffset: fieldOffset(object, storageKeyPath))
+    object[keyPath: storageKeyPath].storage.object.write(
+      newValue, of: object, fieldOffset: fieldOffset(object, storageKeyPath))
   }
 
   /// The wrapper's byte offset inside `object`, which identifies the property in its class hierarchy.

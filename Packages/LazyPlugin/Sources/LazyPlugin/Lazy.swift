@@ -23,10 +23,10 @@ public struct Lazy<Value>: MarkedPropertyWrapper {
   public static var plugin: PluginID { LazyPlugin.id }
 
   /// The per-instance storage.
-  public let storage: MarkedPropertyStorage<Value>
+  public let storage: MarkedStorage<Value>
 
   /// An empty property, filled on first read once lazies are injected.
-  public init() { storage = MarkedPropertyStorage() }
+  public init() { storage = MarkedStorage() }
 
   /// The property of a class instance, read and written through its class-level slot.
   @inlinable

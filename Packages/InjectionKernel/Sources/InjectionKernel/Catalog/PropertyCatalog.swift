@@ -145,16 +145,22 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       }
     }
     // Non-generic classes are resolved at once; generic ones per specialization, when used.
+    let scanned = ContinuousClock.now
     for entry in pendingResolution {
       if let cls = MetadataAccess.classMetadata(of: entry.context) { _ = resolve(cls) }
     }
     pendingResolution.removeAll()
-    let elapsed = (ContinuousClock.now - start).components
+    let finished = ContinuousClock.now
     passLog.append(
       CatalogPass(
         images: images, classes: classes, fields: fields, markerTypes: markerDescriptors.count,
-        markedProperties: found,
-        nanoseconds: UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000)))
+        markedProperties: found, scanNanoseconds: nanoseconds(from: start, to: scanned),
+        nanoseconds: nanoseconds(from: start, to: finished)))
+  }
+
+  private func nanoseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> UInt64 {
+    let elapsed = (end - start).components
+    return UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000)
   }
 
   /// Adds the marker types declared in `image`: nominal types conforming to `InjectionMarker`.
@@ -178,8 +184,11 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     guard let records = descriptor.fieldDescriptor?.records else { return (0, 0) }
     var fields: [(index: Int, isVar: Bool)] = []
     for (index, record) in records.enumerated() {
-      guard let outer = record.mangledTypeName?.outermostDescriptor else { continue }
-      if markerDescriptors.contains(outer.pointer) { fields.append((index, record.isVar)) }
+      // Compare the leading type reference by pointer first; confirm its shape only for a marker.
+      guard let name = record.mangledTypeName, let lead = name.leadingSymbolicDescriptor,
+        markerDescriptors.contains(lead.pointer), name.leadingReferenceIsOutermost
+      else { continue }
+      fields.append((index, record.isVar))
     }
     if !fields.isEmpty {
       marked[descriptor.context] = MarkedClass(descriptor: descriptor, fields: fields)

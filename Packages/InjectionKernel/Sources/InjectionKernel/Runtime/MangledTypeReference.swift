@@ -81,19 +81,30 @@ struct MangledName: Hashable, @unchecked Sendable {  // immutable image data
     return next == UInt8(ascii: "y") && lastToken == UInt8(ascii: "G")
   }
 
+  /// The context descriptor a leading symbolic reference (0x01 direct,
+  /// 0x02 indirect) points at, without checking what follows it. Cheap: one
+  /// byte, one relative pointer. Confirm with `leadingReferenceIsOutermost`.
+  @inline(__always)
+  var leadingSymbolicDescriptor: ContextDescriptor? {
+    let raw = UnsafeRawPointer(start)
+    switch start[0] {
+    case 0x01: return RelativePointer.direct(at: raw + 1).map(ContextDescriptor.init)
+    case 0x02: return RelativePointer.indirect(at: raw + 1).map(ContextDescriptor.init)
+    default: return nil
+    }
+  }
+
+  /// Whether the leading symbolic reference is the outermost type: the name
+  /// ends after it, or continues with one bound generic argument list `y…G`
+  /// that closes the whole name (so `Inject<Foo>?`, `[Inject<Foo>]` are not).
+  var leadingReferenceIsOutermost: Bool { baseIsOutermost(after: 5) }
+
   /// The context descriptor of the OUTERMOST nominal type when the name is
   /// `<symbolic ref>` or `<symbolic ref> y ... G`. Nil for textual names and
   /// any other shape. No allocation, no metadata instantiation.
   var outermostDescriptor: ContextDescriptor? {
-    let raw = UnsafeRawPointer(start)
-    let descriptor: UnsafeRawPointer?
-    switch start[0] {
-    case 0x01: descriptor = RelativePointer.direct(at: raw + 1)
-    case 0x02: descriptor = RelativePointer.indirect(at: raw + 1)
-    default: return nil
-    }
-    guard let descriptor, baseIsOutermost(after: 5) else { return nil }
-    return ContextDescriptor(descriptor)
+    guard let descriptor = leadingSymbolicDescriptor, leadingReferenceIsOutermost else { return nil }
+    return descriptor
   }
 
   /// Whether the outermost type is `target` (or an equivalent copy of it in
