@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== lint (swift format)"
-swift format lint --strict --recursive --configuration .swift-format Package.swift Packages Tests
+swift format lint --strict --recursive --configuration .swift-format Package.swift Packages Tests Integration/Package.swift Integration/Sources Integration/Tests
 
 echo "== README examples are compiled by tests"
 python3 Scripts/check-readme-examples.py
@@ -13,6 +13,12 @@ python3 Scripts/check-readme-examples.py
 echo "== build and test (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
+
+echo "== integration suite (its own package: the demo, a dlopen'd image, plugins together)"
+swift build --package-path Integration -Xswiftc -warnings-as-errors
+swift build --package-path Integration --build-tests -Xswiftc -warnings-as-errors
+swift test --package-path Integration --skip-build
+swift run --package-path Integration --skip-build Demo >/dev/null
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then
   echo "== thread sanitizer"

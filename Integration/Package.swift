@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// The integration suite: the demo app and tests that need more than one image or several plugins
+/// together. It depends on the product's root package by path, as an app would.
+let package = Package(
+  name: "DeluxeInjectionIntegration",
+  products: [
+    // Loaded with dlopen by the tests, so it must be its own image.
+    .library(name: "DynamicFixture", type: .dynamic, targets: ["DynamicFixture"])
+  ],
+  dependencies: [.package(name: "DeluxeInjection", path: "..")],
+  targets: [
+    .executableTarget(
+      name: "Demo",
+      dependencies: [
+        .product(name: "InjectPlugin", package: "DeluxeInjection"),
+        .product(name: "LazyPlugin", package: "DeluxeInjection"),
+        .product(name: "ImperativePlugin", package: "DeluxeInjection"),
+      ]),
+    .target(
+      name: "DynamicFixture",
+      dependencies: [.product(name: "InjectPlugin", package: "DeluxeInjection")]),
+    .testTarget(
+      name: "IntegrationTests",
+      dependencies: [
+        .product(name: "InjectPlugin", package: "DeluxeInjection"),
+        .product(name: "LazyPlugin", package: "DeluxeInjection"),
+        .product(name: "ImperativePlugin", package: "DeluxeInjection"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)
