@@ -18,12 +18,15 @@ let package = Package(
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
         .product(name: "ImperativePlugin", package: "DeluxeInjection"),
       ]),
+    .executableTarget(name: "LazyOnly", dependencies: [.product(name: "LazyPlugin", package: "DeluxeInjection")]),
+    .target(name: "AuditPlugin", dependencies: [.product(name: "InjectionKernel", package: "DeluxeInjection")]),
     .target(
       name: "DynamicFixture",
       dependencies: [.product(name: "InjectPlugin", package: "DeluxeInjection")]),
     .testTarget(
       name: "IntegrationTests",
       dependencies: [
+        "AuditPlugin",
         .product(name: "InjectPlugin", package: "DeluxeInjection"),
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
         .product(name: "ImperativePlugin", package: "DeluxeInjection"),

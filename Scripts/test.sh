@@ -19,6 +19,7 @@ swift build --package-path Integration -Xswiftc -warnings-as-errors
 swift build --package-path Integration --build-tests -Xswiftc -warnings-as-errors
 swift test --package-path Integration --skip-build
 swift run --package-path Integration --skip-build Demo >/dev/null
+swift run --package-path Integration --skip-build LazyOnly  # an app depending on one plugin alone
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then
   echo "== thread sanitizer"
