@@ -28,6 +28,14 @@ private final class DetailScreen: BaseScreen {
   @Inject var weather: Weather?
 }
 
+private class IncompleteBase {
+  @Inject var locale: String
+}
+
+private final class IncompleteScreen: IncompleteBase {
+  @Lazy var history: [Int]
+}
+
 @Suite struct PluginCombinationTests {
   @Test func threePluginsInOneBlockOnePass() throws {
     let log = AuditLog()
@@ -70,12 +78,12 @@ private final class DetailScreen: BaseScreen {
   @Test func completenessNamesEveryPluginsMissingProperties() throws {
     #expect(throws: InjectionError.self) {
       try Injection.imperative { lets in
-        lets.checkCompleteness(in: DetailScreen.self)
-        lets.injectLazy(in: DetailScreen.self)
+        lets.checkCompleteness(in: IncompleteScreen.self)
+        lets.injectLazy(in: IncompleteScreen.self)
       }
     }
     // A dry run does not check completeness; it lists what would stay empty.
-    let plan = try Injection.imperativeDryRun { lets in lets.injectLazy(in: DetailScreen.self) }
-    #expect(plan.emptyProperties.contains { $0.declaringClass == BaseScreen.self && $0.name == "locale" })
+    let plan = try Injection.imperativeDryRun { lets in lets.injectLazy(in: IncompleteScreen.self) }
+    #expect(plan.emptyProperties.contains { $0.declaringClass == IncompleteBase.self && $0.name == "locale" })
   }
 }
