@@ -164,7 +164,8 @@ public enum Injection {
       }
     }
     // The batch's one pass, however many plugins' verbs it holds.
-    let properties = PropertyCatalog.shared.refresh(resolving: named)
+    let index = PropertyCatalog.shared.indexedProperties(resolving: named)
+    let properties = index.all
     var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
     var counts: [PropertyDescriptor: Int] = [:]
     var touched: [PropertyDescriptor] = []
@@ -184,29 +185,29 @@ public enum Injection {
     for change in rules.changes {
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
-        try checkNames(of: selection, in: properties)
+        try checkNames(of: selection, in: index)
       case .rejectAll: break
       }
     }
     for change in rules.changes {
       switch change {
       case .inject(let selection, let injection):
-        let matches = properties.filter(selection.matches)
+        let matches = index.matches(selection)
         if matches.isEmpty { unmatched.append(selection.description) }
         for property in matches { set(property, try checked(injection, for: property), counted: true) }
       case .injectEach(let selection, let builder):
-        let matches = properties.filter(selection.matches)
+        let matches = index.matches(selection)
         if matches.isEmpty { unmatched.append(selection.description) }
         for property in matches {
           guard let injection = try builder(property) else { continue }
           set(property, try checked(injection, for: property), counted: true)
         }
       case .reject(let selection):
-        let matches = properties.filter(selection.matches)
+        let matches = index.matches(selection)
         if matches.isEmpty { unmatched.append(selection.description) }
         for property in matches { set(property, nil, counted: true) }
       case .rejectAll(let plugin):
-        for property in properties where property.plugin == plugin { set(property, nil, counted: false) }
+        for property in index.properties(of: plugin) { set(property, nil, counted: false) }
       }
     }
 
@@ -225,15 +226,14 @@ public enum Injection {
   /// A selection naming both classes and property names must name properties those classes have (declared
   /// or inherited): a name that is not there is a typo, reported as
   /// ``InjectionError/unknownProperty(className:name:)`` rather than an unmatched selection.
-  private static func checkNames(of selection: PropertySelection, in properties: [PropertyDescriptor]) throws {
+  private static func checkNames(of selection: PropertySelection, in index: PropertyIndex) throws {
     let classes = selection.namedClasses
     guard !classes.isEmpty else { return }
     for name in selection.names.sorted() {
-      let known = properties.contains { property in
-        property.plugin == selection.plugin && property.name == name
-          && classes.contains {
-            isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass)
-          }
+      let known = index.properties(of: selection.plugin, named: name).contains { property in
+        classes.contains {
+          isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass)
+        }
       }
       if !known {
         throw InjectionError.unknownProperty(

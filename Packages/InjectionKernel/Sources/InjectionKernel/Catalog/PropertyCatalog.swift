@@ -33,6 +33,9 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// Every stored field per class, marked or not, computed only when a plugin asks.
   private var allFields: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   private var resolvedOrder: [ObjectIdentifier] = []
+  /// The index of every resolved property, valid while no new property is resolved (properties are
+  /// only ever added, so an equal count means an equal set).
+  private var cachedIndex: PropertyIndex?
   private var passLog: [CatalogPass] = []
   /// Non-generic classes found by the running pass, resolved at its end.
   private var pendingResolution: [ClassDescriptor] = []
@@ -52,8 +55,24 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
           current = MetadataAccess.superclass(of: candidate)
         }
       }
-      return resolvedOrder.flatMap { resolved[$0] ?? [] }
+      return allResolved()
     }
+  }
+
+  /// Every resolved marked property and their index, rebuilt only when something new was resolved
+  /// (commits of a stable process reuse them).
+  func indexedProperties(resolving classes: [AnyClass]) -> PropertyIndex {
+    let properties = refresh(resolving: classes)
+    return lock.withLock {
+      if let cachedIndex, cachedIndex.all.count == properties.count { return cachedIndex }
+      let index = PropertyIndex(properties)
+      cachedIndex = index
+      return index
+    }
+  }
+
+  private func allResolved() -> [PropertyDescriptor] {
+    resolvedOrder.flatMap { resolved[$0] ?? [] }
   }
 
   /// The passes run so far, oldest first.
@@ -228,6 +247,11 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
+  /// Whether `cls`'s field offsets and field types can be read without `_forEachField`.
+  private func isDirectlyReadable(_ cls: AnyClass, _ descriptor: ClassDescriptor) -> Bool {
+    !descriptor.isGeneric && !descriptor.hasResilientSuperclass && MetadataAccess.isSafeSwiftClass(cls)
+  }
+
   /// The stored fields `cls` declares itself: `_forEachField` lists inherited fields first, so they are
   /// the last `count` ones.
   private func ownFields(of cls: AnyClass, count: Int) -> [(name: String, offset: Int, type: Any.Type)] {
@@ -254,11 +278,27 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       resolved[id] = []
       return []
     }
-    let own = ownFields(of: cls, count: entry.descriptor.numberOfFields)
     let className = String(reflecting: cls)
     var properties: [PropertyDescriptor] = []
-    for field in entry.fields where field.index < own.count {
-      let (name, offset, type) = own[field.index]
+    // Non-generic classes: offsets from the metadata's field offset vector and only the marked fields'
+    // types instantiated. Generic specializations (and resilient layouts): `_forEachField`.
+    let records = entry.descriptor.fieldDescriptor?.records
+    let own =
+      isDirectlyReadable(cls, entry.descriptor) ? nil : ownFields(of: cls, count: entry.descriptor.numberOfFields)
+    for field in entry.fields {
+      let name: String
+      let offset: Int
+      let type: Any.Type
+      if let own {
+        guard field.index < own.count else { continue }
+        (name, offset, type) = own[field.index]
+      } else {
+        guard let record = records?[field.index], let recordName = record.name,
+          let fieldOffset = MetadataAccess.fieldOffset(of: cls, descriptor: entry.descriptor, index: field.index),
+          let fieldType = MetadataAccess.fieldType(record, in: entry.descriptor)
+        else { continue }
+        (name, offset, type) = (String(cString: recordName), fieldOffset, fieldType)
+      }
       guard let marker = type as? any InjectionMarker.Type else { continue }
       properties.append(
         PropertyDescriptor(

@@ -42,7 +42,11 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   private let owner = Atomic<UInt>(0)
   /// Catalog refreshes requested by the commit-lock holder since it took the lock.
   private var refreshesUnderLock = 0
-  private var rules: [Rule] = []
+  /// Committed rules, oldest first; `nil` marks a rule replaced by a newer one with the same key.
+  private var rules: [Rule?] = []
+  /// Where the live rule with each structural key sits in `rules`.
+  private var positionByKey: [String: Int] = [:]
+  private var replacedCount = 0
   /// The generation the last commit installed; slots start at 1.
   private(set) var generation: UInt = 1
 
@@ -66,7 +70,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
 
   /// The injection the committed rules give `property` (commit lock held): the last matching rule wins.
   func injection(for property: PropertyDescriptor) -> AnyPropertyInjection? {
-    for rule in rules.reversed() where rule.selection.matches(property) {
+    for case let rule? in rules.reversed() where rule.selection.matches(property) {
       let injection: AnyPropertyInjection?
       switch rule.action {
       case .reject: return nil
@@ -93,7 +97,8 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
     case .reject(let selection):
       append(Rule(key: selection.structuralKey, selection: selection, action: .reject))
     case .rejectAll(let plugin):
-      rules.removeAll { $0.selection.plugin == plugin }
+      rules = rules.filter { $0 != nil && $0?.selection.plugin != plugin }
+      reindex()
     }
   }
 
@@ -104,7 +109,25 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   }
 
   private func append(_ rule: Rule) {
-    if let key = rule.key { rules.removeAll { $0.key == key } }
+    if let key = rule.key {
+      if let old = positionByKey[key] {
+        rules[old] = nil
+        replacedCount += 1
+      }
+      positionByKey[key] = rules.count
+    }
     rules.append(rule)
+    if replacedCount > 64, replacedCount > rules.count / 2 {
+      rules = rules.filter { $0 != nil }
+      reindex()
+    }
+  }
+
+  private func reindex() {
+    replacedCount = 0
+    positionByKey.removeAll(keepingCapacity: true)
+    for (position, rule) in rules.enumerated() {
+      if let key = rule?.key { positionByKey[key] = position }
+    }
   }
 }

@@ -48,4 +48,9 @@ struct ClassDescriptor: Hashable, @unchecked Sendable {  // immutable image data
 
   /// Number of stored properties declared by this class (not inherited).
   var numberOfFields: Int { Int(pointer.load(fromByteOffset: 36, as: UInt32.self)) }
+
+  /// Where the field offset vector starts in this class's metadata, in words from the address point.
+  /// Meaningful as-is only without a resilient superclass (then it is relative to bounds known only at
+  /// run time).
+  var fieldOffsetVectorOffset: Int { Int(pointer.load(fromByteOffset: 40, as: UInt32.self)) }
 }

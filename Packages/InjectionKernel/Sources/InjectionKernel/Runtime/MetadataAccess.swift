@@ -97,4 +97,23 @@ enum MetadataAccess {
     guard let type, let cls = type as? AnyClass else { return nil }
     return cls
   }
+
+  /// The byte offset of stored field `index` (in declaration order) of a non-generic class without a
+  /// resilient superclass, read from the field offset vector of its instantiated metadata (one word per
+  /// field, at `fieldOffsetVectorOffset` words from the address point). Nil when that does not apply.
+  static func fieldOffset(of cls: AnyClass, descriptor: ClassDescriptor, index: Int) -> Int? {
+    guard !descriptor.isGeneric, !descriptor.hasResilientSuperclass, index < descriptor.numberOfFields,
+      isSafeSwiftClass(cls)
+    else { return nil }
+    let metadata = unsafeBitCast(cls, to: UnsafeRawPointer.self)
+    let word = MemoryLayout<UInt>.size
+    return Int(metadata.load(fromByteOffset: (descriptor.fieldOffsetVectorOffset + index) * word, as: UInt.self))
+  }
+
+  /// The type a field record names, instantiated in the context of a non-generic class.
+  static func fieldType(_ record: FieldRecord, in descriptor: ClassDescriptor) -> Any.Type? {
+    guard !descriptor.isGeneric, let name = record.mangledTypeName else { return nil }
+    return _getTypeByMangledNameInContext(
+      name.start, UInt(name.byteCount), genericContext: descriptor.pointer, genericArguments: nil)
+  }
 }
