@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== lint (swift format)"
-swift format lint --strict --recursive --configuration .swift-format Package.swift Packages Tests Integration/Package.swift Integration/Sources Integration/Tests
+swift format lint --strict --recursive --configuration .swift-format Package.swift Packages Tests Integration/Package.swift Integration/Sources Integration/Tests Integration/Benchmarks/Package.swift Integration/Benchmarks/Sources
 
 echo "== README examples are compiled by tests"
 python3 Scripts/check-readme-examples.py

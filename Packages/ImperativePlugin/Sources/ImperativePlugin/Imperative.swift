@@ -45,6 +45,11 @@ extension InjectionRules {
 
   /// Limits the completeness check to properties declared by `classes` or their subclasses.
   public func checkCompleteness(in classes: AnyClass...) {
+    checkCompleteness(in: classes)
+  }
+
+  /// Limits the completeness check to properties declared by `classes` or their subclasses.
+  public func checkCompleteness(in classes: [AnyClass]) {
     self[CompletenessScope.self].classes += classes
   }
 

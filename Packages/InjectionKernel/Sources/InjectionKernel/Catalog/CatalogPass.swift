@@ -8,8 +8,12 @@ public struct CatalogPass: Sendable, CustomStringConvertible {
   public let fields: Int
   /// Marker types known after the pass.
   public let markerTypes: Int
-  /// Marked properties found.
+  /// Marked properties found (of marker types conforming to this copy of the kernel).
   public let markedProperties: Int
+  /// Marked properties whose marker conforms to another copy of `InjectionKernel` — an image that links
+  /// the kernel statically on its own, as SwiftPM does for each image. That copy catalogs and injects
+  /// them; this one only counts them.
+  public let markedByOtherKernelCopies: Int
   /// Nanoseconds spent finding the images, the marker types and the marked fields (no metadata is
   /// instantiated in this part).
   public let scanNanoseconds: UInt64
@@ -20,6 +24,7 @@ public struct CatalogPass: Sendable, CustomStringConvertible {
   /// One line, for logs and benchmarks.
   public var description: String {
     "\(images) images, \(classes) classes, \(fields) fields, \(markedProperties) marked properties "
+      + (markedByOtherKernelCopies > 0 ? "(+\(markedByOtherKernelCopies) of another kernel copy) " : "")
       + "(\(markerTypes) marker types) in \(Double(nanoseconds) / 1000) µs "
       + "(scan \(Double(scanNanoseconds) / 1000) µs)"
   }

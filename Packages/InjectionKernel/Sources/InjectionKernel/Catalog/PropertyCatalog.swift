@@ -26,7 +26,12 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// Images whose marker types were collected (in every discovery mode).
   private var markerImages: Set<UInt> = []
   private var scannedClasses: Set<ContextDescriptor> = []
+  /// Marker types conforming to this copy of `InjectionMarker`.
   private var markerDescriptors: [UnsafeRawPointer] = []
+  /// Marker types conforming to another copy of `InjectionMarker` (an image that links its own kernel):
+  /// their properties are counted but belong to that kernel, which injects them.
+  private var foreignMarkerDescriptors: [UnsafeRawPointer] = []
+  /// This copy's `InjectionMarker` protocol descriptor, found through `KernelProbe`'s conformance.
   private var markerProtocol: UnsafeRawPointer?
   private var marked: [ContextDescriptor: MarkedClass] = [:]
   private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
@@ -121,6 +126,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     var classes = 0
     var fields = 0
     var found = 0
+    var foreign = 0
     switch discovery {
     case .loadedImages:
       var newImages: [MetadataImage] = []
@@ -137,6 +143,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
           let counts = scan(descriptor)
           fields += counts.fields
           found += counts.marked
+          foreign += counts.foreign
         }
       }
     case .classes(let list):
@@ -161,6 +168,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
         let counts = scan(descriptor)
         fields += counts.fields
         found += counts.marked
+        foreign += counts.foreign
       }
     }
     // Non-generic classes are resolved at once; generic ones per specialization, when used.
@@ -173,7 +181,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     passLog.append(
       CatalogPass(
         images: images, classes: classes, fields: fields, markerTypes: markerDescriptors.count,
-        markedProperties: found, scanNanoseconds: nanoseconds(from: start, to: scanned),
+        markedProperties: found, markedByOtherKernelCopies: foreign,
+        scanNanoseconds: nanoseconds(from: start, to: scanned),
         nanoseconds: nanoseconds(from: start, to: finished)))
   }
 
@@ -185,35 +194,58 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// Adds the marker types declared in `image`: nominal types conforming to `InjectionMarker`.
   private func collectMarkers(in image: MetadataImage) {
     markerImages.insert(image.key)
-    ConformanceRecords.forEachConformingType(in: image, to: isMarkerProtocol) { descriptor in
-      if !markerDescriptors.contains(descriptor.pointer) { markerDescriptors.append(descriptor.pointer) }
+    let own = ownMarkerProtocol()
+    ConformanceRecords.forEachConformance(in: image, where: isMarkerProtocol) { proto, type in
+      if proto.pointer == own {
+        if !markerDescriptors.contains(type.pointer) { markerDescriptors.append(type.pointer) }
+      } else if !foreignMarkerDescriptors.contains(type.pointer) {
+        foreignMarkerDescriptors.append(type.pointer)
+      }
     }
   }
 
+  /// Any copy of `InjectionMarker` (byte comparison of names; the own copy by pointer first).
   private func isMarkerProtocol(_ descriptor: ContextDescriptor) -> Bool {
-    if let markerProtocol { if descriptor.pointer == markerProtocol { return true } }
-    guard descriptor.isProtocol(named: "InjectionMarker", inModule: "InjectionKernel") else { return false }
-    if markerProtocol == nil { markerProtocol = descriptor.pointer }
-    return true
+    descriptor.pointer == markerProtocol
+      || descriptor.isProtocol(named: "InjectionMarker", inModule: "InjectionKernel")
+  }
+
+  /// This copy's protocol descriptor: the protocol of `KernelProbe`'s conformance, which lives in the
+  /// same image as this code.
+  private func ownMarkerProtocol() -> UnsafeRawPointer? {
+    if let markerProtocol { return markerProtocol }
+    guard let probe = ContextDescriptor(of: KernelProbe.self) else { return nil }
+    MetadataImages.forEachImage { image in
+      guard markerProtocol == nil else { return }
+      ConformanceRecords.forEachConformance(in: image, where: { _ in true }) { proto, type in
+        if type == probe, proto.isProtocol(named: "InjectionMarker", inModule: "InjectionKernel") {
+          markerProtocol = proto.pointer
+        }
+      }
+    }
+    return markerProtocol
   }
 
   /// Reads the field records of one class; returns how many it compared and how many were marked.
-  private func scan(_ descriptor: ClassDescriptor) -> (fields: Int, marked: Int) {
+  private func scan(_ descriptor: ClassDescriptor) -> (fields: Int, marked: Int, foreign: Int) {
     scannedClasses.insert(descriptor.context)
-    guard let records = descriptor.fieldDescriptor?.records else { return (0, 0) }
+    guard let records = descriptor.fieldDescriptor?.records else { return (0, 0, 0) }
     var fields: [(index: Int, isVar: Bool)] = []
+    var foreign = 0
     for (index, record) in records.enumerated() {
       // Compare the leading type reference by pointer first; confirm its shape only for a marker.
-      guard let name = record.mangledTypeName, let lead = name.leadingSymbolicDescriptor,
-        markerDescriptors.contains(lead.pointer), name.leadingReferenceIsOutermost
-      else { continue }
-      fields.append((index, record.isVar))
+      guard let name = record.mangledTypeName, let lead = name.leadingSymbolicDescriptor else { continue }
+      if markerDescriptors.contains(lead.pointer) {
+        if name.leadingReferenceIsOutermost { fields.append((index, record.isVar)) }
+      } else if foreignMarkerDescriptors.contains(lead.pointer), name.leadingReferenceIsOutermost {
+        foreign += 1
+      }
     }
     if !fields.isEmpty {
       marked[descriptor.context] = MarkedClass(descriptor: descriptor, fields: fields)
       if !descriptor.isGeneric { pendingResolution.append(descriptor) }
     }
-    return (records.count, fields.count)
+    return (records.count, fields.count, foreign)
   }
 
   /// Every stored field `cls` declares itself, marked or not, with `var`/`let` from its field records;

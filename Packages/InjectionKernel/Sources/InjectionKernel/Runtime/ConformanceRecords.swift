@@ -17,11 +17,12 @@
 // leads to the module context.
 
 enum ConformanceRecords {
-  /// Calls `body` with the type descriptor of every conformance in `image`
-  /// whose protocol descriptor satisfies `protocolMatches`. No allocation.
-  static func forEachConformingType(
-    in image: MetadataImage, to protocolMatches: (ContextDescriptor) -> Bool,
-    _ body: (ContextDescriptor) -> Void
+  /// Calls `body` with the protocol descriptor and the type descriptor of every conformance in `image`
+  /// whose protocol satisfies `protocolMatches` (checked first, so other records cost little). Type
+  /// references of the Objective-C kinds are skipped. No allocation.
+  static func forEachConformance(
+    in image: MetadataImage, where protocolMatches: (ContextDescriptor) -> Bool,
+    _ body: (_ protocolDescriptor: ContextDescriptor, _ type: ContextDescriptor) -> Void
   ) {
     let records = image.conformanceRecords
     guard let base = records.baseAddress else { return }
@@ -37,7 +38,7 @@ enum ConformanceRecords {
       case 1: typeReference = RelativePointer.indirect(at: conformance + 4)
       default: typeReference = nil
       }
-      if let typeReference { body(ContextDescriptor(typeReference)) }
+      if let typeReference { body(ContextDescriptor(proto), ContextDescriptor(typeReference)) }
     }
   }
 }

@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Benchmarks comparing DeluxeInjection with plain Swift and Swinject, run by `Scripts/bench.sh`.
+/// Swinject is a dependency of this package only, never of the product.
+let package = Package(
+  name: "DeluxeInjectionBenchmarks",
+  dependencies: [
+    .package(name: "DeluxeInjection", path: "../.."),
+    .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+  ],
+  targets: [
+    // Host classes live in their own module, as an app's classes would, apart from the runner.
+    .target(
+      name: "BenchHosts",
+      dependencies: [
+        .product(name: "InjectPlugin", package: "DeluxeInjection"),
+        .product(name: "LazyPlugin", package: "DeluxeInjection"),
+      ]),
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: [
+        "BenchHosts",
+        .product(name: "InjectPlugin", package: "DeluxeInjection"),
+        .product(name: "LazyPlugin", package: "DeluxeInjection"),
+        .product(name: "ImperativePlugin", package: "DeluxeInjection"),
+        .product(name: "Swinject", package: "Swinject"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)

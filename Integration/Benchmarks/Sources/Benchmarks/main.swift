@@ -1,0 +1,27 @@
+import Foundation
+
+// Usage: Benchmarks [--smoke] [--json PATH] [FIXTURE.so ...]
+//   --smoke  tiny iteration counts (CI keeps the benchmarks compiling and running)
+//   FIXTURE  catalog fixtures from Scripts/generate-catalog-fixture.py, smallest first
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let smoke = arguments.contains("--smoke")
+arguments.removeAll { $0 == "--smoke" }
+var jsonPath = "results/latest.json"
+if let index = arguments.firstIndex(of: "--json"), index + 1 < arguments.count {
+  jsonPath = arguments[index + 1]
+  arguments.removeSubrange(index...(index + 1))
+}
+
+let harness = Harness(smoke: smoke)
+do {
+  try measureReads(harness)
+  try measureSetup(harness)
+  let passes = try measurePasses(harness, fixtures: arguments)
+  Report.printTable(harness.figures)
+  try Report.writeJSON(harness.figures, passes: passes, smoke: smoke, to: jsonPath)
+  print("\nJSON: \(jsonPath)")
+} catch {
+  print("benchmark failed: \(error)")
+  exit(1)
+}

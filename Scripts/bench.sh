@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The benchmark command: release build, every figure in one run, a table on the terminal and a JSON file.
+# Usage: Scripts/bench.sh            full run, with the 5,000 / 10,000 / 20,000 / 40,000-class pass fixtures
+#        Scripts/bench.sh --smoke    tiny iteration counts and a 200-class fixture (what CI runs)
+# The fixtures take minutes to build the first time; they are cached in .build-fixture/ and rebuilt only
+# when the generator changes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+smoke=""
+sizes=(5000 10000 20000 40000)
+if [ "${1:-}" = "--smoke" ]; then
+  smoke="--smoke"
+  sizes=(200)
+fi
+
+fixtures=()
+# A fixture is rebuilt when the generator or the set of product source files changes (SwiftPM does not
+# notice files added to a path dependency of an existing build).
+stamp=$( (cat Scripts/generate-catalog-fixture.py; find Packages -name '*.swift' | sort) | sha1sum | cut -c1-12)
+for size in "${sizes[@]}"; do
+  dir=".build-fixture/$size"
+  library="$dir/.build/debug/libCatalogFixture$size.so"
+  if [ ! -f "$library" ] || [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; then
+    echo "== building the $size-class catalog fixture (cached in $dir)"
+    rm -rf "$dir/Sources" "$dir/.build"
+    python3 Scripts/generate-catalog-fixture.py "$size" "$dir" "$root"
+    start=$(date +%s)
+    swift build --package-path "$dir"
+    echo "   built in $(( $(date +%s) - start )) s"
+    echo "$stamp" > "$dir/stamp"
+  fi
+  fixtures+=("$root/$library")
+done
+
+echo "== building the benchmarks (release)"
+swift build -c release --package-path Integration/Benchmarks
+mkdir -p Integration/Benchmarks/results
+Integration/Benchmarks/.build/release/Benchmarks $smoke --json Integration/Benchmarks/results/latest.json "${fixtures[@]}"
