@@ -24,7 +24,7 @@ public enum Injection {
     -> InjectionPlan
   {
     try RuleLog.shared.withCommitLock { log in
-      let plan = try makePlan(rules, log: log).plan
+      let plan = try makePlan(rules, log: log)
       try validate(plan)
       let generation = log.nextGeneration()
       let slots = plan.entries.map {
@@ -41,7 +41,7 @@ public enum Injection {
 
   /// Computes what committing `rules` would do, without applying it (a dry run).
   public static func plan(_ rules: InjectionRules) throws -> InjectionPlan {
-    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log).plan }
+    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log) }
   }
 
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the
@@ -52,7 +52,8 @@ public enum Injection {
       let before = configurationVersion.load(ordering: .acquiring)
       if before & 1 == 1 { continue }
       let result = try body()
-      if configurationVersion.load(ordering: .acquiring) == before { return result }
+      atomicMemoryFence(ordering: .acquiring)  // the body's reads happen before the second check
+      if configurationVersion.load(ordering: .relaxed) == before { return result }
     }
   }
 
@@ -153,9 +154,7 @@ public enum Injection {
 
   // MARK: Planning (commit lock held)
 
-  private static func makePlan(_ rules: InjectionRules, log: RuleLog) throws -> (
-    plan: InjectionPlan, properties: [PropertyDescriptor]
-  ) {
+  private static func makePlan(_ rules: InjectionRules, log: RuleLog) throws -> InjectionPlan {
     let named = rules.changes.flatMap { change -> [AnyClass] in
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
@@ -171,10 +170,14 @@ public enum Injection {
     var touched: [PropertyDescriptor] = []
     var unmatched: [String] = []
 
-    func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
-      if let planned = state[property] { return planned }
+    /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet.
+    func committed(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
       if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
       return log.injection(for: property)
+    }
+    func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
+      if let planned = state[property] { return planned }
+      return committed(property)
     }
     func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, counted: Bool) {
       if state[property] == nil { touched.append(property) }
@@ -212,15 +215,13 @@ public enum Injection {
     }
 
     let entries = touched.map { property in
-      let before = SlotRegistry.shared.existingSlot(for: property)?.currentInjection ?? log.injection(for: property)
-      return InjectionPlan.Entry(
-        property: property, injection: state[property] ?? nil, replacesInjection: before != nil,
+      InjectionPlan.Entry(
+        property: property, injection: state[property] ?? nil, replacesInjection: committed(property) != nil,
         ruleCount: counts[property] ?? 0)
     }.sorted { $0.property.description < $1.property.description }
     let empty = properties.filter { current($0) == nil }.sorted { $0.description < $1.description }
-    let plan = InjectionPlan(
+    return InjectionPlan(
       entries: entries, unmatchedSelections: unmatched, emptyProperties: empty, catalogPasses: log.refreshCount)
-    return (plan, properties)
   }
 
   /// A selection naming both classes and property names must name properties those classes have (declared
