@@ -50,7 +50,6 @@ struct ContextDescriptor: Hashable, @unchecked Sendable {  // immutable image da
   @inline(__always) var flags: UInt32 { pointer.load(as: UInt32.self) }
   @inline(__always) var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: flags & 0x1F)) }
   @inline(__always) var isGeneric: Bool { flags & 0x80 != 0 }
-  @inline(__always) var isUnique: Bool { flags & 0x40 != 0 }
   @inline(__always) var kindSpecificFlags: UInt16 { UInt16(truncatingIfNeeded: flags >> 16) }
 
   /// The parent context (indirect references are resolved).
@@ -68,19 +67,6 @@ struct ContextDescriptor: Hashable, @unchecked Sendable {  // immutable image da
     return RelativePointer.direct(at: pointer + 8)?.assumingMemoryBound(to: CChar.self)
   }
 
-  /// The module context this descriptor is declared in (walks parents).
-  var module: ContextDescriptor? {
-    var current: ContextDescriptor? = self
-    while let c = current {
-      if c.kind == .module { return c }
-      current = c.parent
-    }
-    return nil
-  }
-
-  /// The module name as a C string pointing into the image.
-  var moduleName: UnsafePointer<CChar>? { module?.name }
-
   /// For extension contexts: the mangled name of the extended type.
   var extendedContextMangledName: MangledName? {
     guard kind == .extension, let p = RelativePointer.direct(at: pointer + 8) else { return nil }
@@ -91,24 +77,6 @@ struct ContextDescriptor: Hashable, @unchecked Sendable {  // immutable image da
   var fieldDescriptor: FieldDescriptor? {
     guard kind.isTypeContext else { return nil }
     return RelativePointer.direct(at: pointer + 16).map(FieldDescriptor.init)
-  }
-
-  /// Structural identity across images: same kind and, level by level, the
-  /// same names up to the module. Byte comparison only, no allocation. Used
-  /// when the same declaration exists in more than one image.
-  func isEquivalent(to other: ContextDescriptor) -> Bool {
-    var a: ContextDescriptor? = self
-    var b: ContextDescriptor? = other
-    while let x = a, let y = b {
-      if x.pointer == y.pointer { return true }
-      if x.kind != y.kind { return false }
-      let xn = x.name, yn = y.name
-      if (xn == nil) != (yn == nil) { return false }
-      if let xn, let yn, !cStringsEqual(xn, yn) { return false }
-      a = x.parent
-      b = y.parent
-    }
-    return a == nil && b == nil
   }
 
   /// `Module.Outer.Inner`. Allocates; for diagnostics and reports only.

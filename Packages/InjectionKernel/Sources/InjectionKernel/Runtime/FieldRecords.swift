@@ -34,11 +34,6 @@ struct FieldDescriptor: Hashable, @unchecked Sendable {  // immutable image data
     RelativePointer.direct(at: pointer).map { MangledName($0.assumingMemoryBound(to: UInt8.self)) }
   }
 
-  /// Mangled name of the superclass (classes only).
-  var superclassMangledName: MangledName? {
-    RelativePointer.direct(at: pointer + 4).map { MangledName($0.assumingMemoryBound(to: UInt8.self)) }
-  }
-
   var kind: UInt16 { pointer.load(fromByteOffset: 8, as: UInt16.self) }
   var recordSize: Int { Int(pointer.load(fromByteOffset: 10, as: UInt16.self)) }
   var count: Int { Int(pointer.load(fromByteOffset: 12, as: UInt32.self)) }
@@ -73,10 +68,8 @@ struct FieldRecord: @unchecked Sendable {  // immutable image data
   init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
 
   @inline(__always) var flags: UInt32 { pointer.load(as: UInt32.self) }
-  @inline(__always) var isIndirectCase: Bool { flags & 0x1 != 0 }
   /// `var` (true) vs `let` (false).
   @inline(__always) var isVar: Bool { flags & 0x2 != 0 }
-  @inline(__always) var isArtificial: Bool { flags & 0x4 != 0 }
 
   /// Field name as a C string in the image (`_x` for a wrapped `@W var x`).
   @inline(__always)

@@ -42,10 +42,4 @@ enum TypeRecords {
     }
   }
 
-  /// Every class descriptor of every loaded image.
-  static func forEachClass(_ body: (MetadataImage, ClassDescriptor) -> Void) {
-    MetadataImages.forEachImage { image in
-      forEachClass(in: image.typeRecords) { body(image, $0) }
-    }
-  }
 }
