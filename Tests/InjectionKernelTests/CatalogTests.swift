@@ -105,6 +105,7 @@ private final class CatalogDecoder: JSONDecoder, @unchecked Sendable {
     _ = Injection.properties(of: FixturePlugin.self)
     #expect(Injection.catalogPasses.count == before)
     let first = Injection.catalogPasses.first
+    print("first catalog pass of the test process: \(first.map(String.init(describing:)) ?? "none")")
     #expect((first?.images ?? 0) > 0)
     #expect((first?.classes ?? 0) > 0)
   }
