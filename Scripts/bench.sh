@@ -2,18 +2,19 @@
 # The benchmark command: release build, every figure in one run, a table on the terminal and a JSON file.
 # Usage: Scripts/bench.sh            full run, with the 5,000 / 10,000 / 20,000 / 40,000-class pass fixtures
 #        Scripts/bench.sh --smoke    tiny iteration counts and a 200-class fixture (what CI runs)
+#        Scripts/bench.sh --cold     full run, the pass timed right after dlopen (page faults included)
 # The fixtures take minutes to build the first time; they are cached in .build-fixture/ and rebuilt only
 # when the generator changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-smoke=""
+options=()
 sizes=(5000 10000 20000 40000)
-if [ "${1:-}" = "--smoke" ]; then
-  smoke="--smoke"
-  sizes=(200)
-fi
+case "${1:-}" in
+  --smoke) options=(--smoke); sizes=(200) ;;
+  --cold) options=(--cold) ;;
+esac
 
 fixtures=()
 # A fixture is rebuilt when the generator or the set of product source files changes (SwiftPM does not
@@ -37,4 +38,4 @@ done
 echo "== building the benchmarks (release)"
 swift build -c release --package-path Integration/Benchmarks
 mkdir -p Integration/Benchmarks/results
-Integration/Benchmarks/.build/release/Benchmarks $smoke --json Integration/Benchmarks/results/latest.json "${fixtures[@]}"
+Integration/Benchmarks/.build/release/Benchmarks "${options[@]}" --json Integration/Benchmarks/results/latest.json "${fixtures[@]}"

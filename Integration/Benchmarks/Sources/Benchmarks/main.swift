@@ -1,12 +1,14 @@
 import Foundation
 
-// Usage: Benchmarks [--smoke] [--json PATH] [FIXTURE.so ...]
+// Usage: Benchmarks [--smoke] [--cold] [--json PATH] [FIXTURE.so ...]
 //   --smoke  tiny iteration counts (CI keeps the benchmarks compiling and running)
+//   --cold   time each fixture's pass right after dlopen, first-touch page faults included
 //   FIXTURE  catalog fixtures from Scripts/generate-catalog-fixture.py, smallest first
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let smoke = arguments.contains("--smoke")
-arguments.removeAll { $0 == "--smoke" }
+let cold = arguments.contains("--cold")
+arguments.removeAll { $0 == "--smoke" || $0 == "--cold" }
 var jsonPath = "results/latest.json"
 if let index = arguments.firstIndex(of: "--json"), index + 1 < arguments.count {
   jsonPath = arguments[index + 1]
@@ -17,7 +19,7 @@ let harness = Harness(smoke: smoke)
 do {
   try measureReads(harness)
   try measureSetup(harness)
-  let passes = try measurePasses(harness, fixtures: arguments)
+  let passes = try measurePasses(harness, fixtures: arguments, cold: cold)
   Report.printTable(harness.figures)
   try Report.writeJSON(harness.figures, passes: passes, smoke: smoke, to: jsonPath)
   print("\nJSON: \(jsonPath)")
