@@ -33,6 +33,7 @@ enum Report {
     let passEntries: [[String: Any]] = passes.map {
       [
         "classes": $0.classes, "fields": $0.fields, "markedProperties": $0.markedProperties,
+        "markedByOtherKernelCopies": $0.markedByOtherKernelCopies,
         "scanNanoseconds": $0.scanNanoseconds, "nanoseconds": $0.nanoseconds,
       ]
     }
