@@ -51,8 +51,8 @@ public struct Inject<Value>: MarkedPropertyWrapper {
         return none
       }
       fatalError(
-        "@Inject \(String(reflecting: Value.self)) in a struct or static property was read before anything was "
-          + "injected or stored. Inject it with Injection.inject(\(String(reflecting: Value.self)).self).value(…).")
+        "@Inject \(Injection.typeName(Value.self)) in a struct or static property was read before anything was "
+          + "injected or stored. Inject it with Injection.inject(\(Injection.typeName(Value.self)).self).value(…).")
     }
     set {
       storage.setStoredValueUniquely(newValue)

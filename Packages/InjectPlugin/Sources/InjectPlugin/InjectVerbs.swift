@@ -8,7 +8,7 @@ extension InjectSelection {
   @discardableResult
   public func value(_ value: Value) throws -> InjectionPlan? {
     try apply(
-      PropertyInjection(read: .value(value), summary: "value \(String(reflecting: Value.self))"),
+      PropertyInjection(read: .value(value), summary: "value \(Injection.typeName(Value.self))"),
       typeKeyed: .value(value))
   }
 
@@ -18,7 +18,7 @@ extension InjectSelection {
   public func shared(_ make: @escaping @Sendable () -> Value) throws -> InjectionPlan? {
     let shared = SharedValue(make)
     return try apply(
-      PropertyInjection(read: .shared(shared), summary: "shared \(String(reflecting: Value.self))"),
+      PropertyInjection(read: .shared(shared), summary: "shared \(Injection.typeName(Value.self))"),
       typeKeyed: .shared({ shared.get() }))
   }
 
@@ -74,7 +74,7 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
         read: .getter { _, storage, original in
           if let stored = storage { return stored }
           return reference.object.flatMap { $0 as? Value } ?? original.get(nil)
-        }, summary: "weak \(String(reflecting: type(of: object)))"),
+        }, summary: "weak \(Injection.typeName(type(of: object)))"),
       typeKeyed: nil)
   }
 }

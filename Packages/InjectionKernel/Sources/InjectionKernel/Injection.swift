@@ -124,7 +124,7 @@ public enum Injection {
       if let property = declaredProperties(of: candidate).first(where: { $0.name == name }) { return property }
       current = MetadataAccess.superclass(of: candidate)
     }
-    throw InjectionError.unknownProperty(className: String(reflecting: cls), name: name)
+    throw InjectionError.unknownProperty(className: Injection.typeName(cls), name: name)
   }
 
   /// Every cataloged property that has an injection now, sorted by description.
@@ -238,7 +238,7 @@ public enum Injection {
       }
       if !known {
         throw InjectionError.unknownProperty(
-          className: classes.map { String(reflecting: $0) }.joined(separator: ", "), name: name)
+          className: classes.map { Injection.typeName($0) }.joined(separator: ", "), name: name)
       }
     }
   }
@@ -250,7 +250,7 @@ public enum Injection {
     guard injection.valueType == property.valueType else {
       throw InjectionError.typeMismatch(
         property: property.description, expected: property.valueTypeName,
-        given: String(reflecting: injection.valueType))
+        given: Injection.typeName(injection.valueType))
     }
     return injection
   }

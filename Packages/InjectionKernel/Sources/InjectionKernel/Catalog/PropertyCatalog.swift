@@ -36,6 +36,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private var markerProtocol: UnsafeRawPointer?
   private var marked: [ContextDescriptor: MarkedClass] = [:]
   private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
+  /// Marker facts per marker type descriptor (see `markerFacts(of:)`).
+  private var markerFactsByDescriptor: [UnsafeRawPointer: MarkerFacts] = [:]
   /// Every stored field per class, marked or not, computed only when a plugin asks.
   private var allFields: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   private var resolvedOrder: [ObjectIdentifier] = []
@@ -281,12 +283,38 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
         }
         properties.append(
           PropertyDescriptor(
-            declaringClass: cls, className: String(reflecting: cls), name: field.name, valueType: field.type,
-            markerType: nil, fieldType: field.type, offset: field.offset, isMutable: records[index].isVar))
+            declaringClass: cls, className: Injection.typeName(cls), name: field.name, valueType: field.type,
+            plugin: nil, fieldType: field.type, offset: field.offset, isMutable: records[index].isVar))
       }
       allFields[id] = properties
       return properties
     }
+  }
+
+  /// What the catalog learned about one marker generic type (keyed by its descriptor).
+  private struct MarkerFacts {
+    let plugin: PluginID
+    /// `Value` is the marker's first generic argument (checked once against `valueType`).
+    let valueIsFirstGenericArgument: Bool
+  }
+
+  /// The plugin and value type of a marker field's type. The first specialization of each marker type
+  /// is cast to `InjectionMarker` (the runtime's conformance lookup, which scans every conformance
+  /// record of every image when it misses); later specializations read `Value` from the metadata.
+  private func markerFacts(of type: Any.Type) -> (plugin: PluginID, valueType: Any.Type)? {
+    guard let descriptor = ContextDescriptor(of: type) else {
+      return (type as? any InjectionMarker.Type).map { ($0.plugin, $0.valueType) }
+    }
+    if let facts = markerFactsByDescriptor[descriptor.pointer], facts.valueIsFirstGenericArgument,
+      let value = MetadataAccess.firstGenericArgument(ofValueType: type)
+    {
+      return (facts.plugin, value)
+    }
+    guard let marker = type as? any InjectionMarker.Type else { return nil }
+    let first = MetadataAccess.firstGenericArgument(ofValueType: type)
+    markerFactsByDescriptor[descriptor.pointer] = MarkerFacts(
+      plugin: marker.plugin, valueIsFirstGenericArgument: first.map { $0 == marker.valueType } ?? false)
+    return (marker.plugin, marker.valueType)
   }
 
   /// Whether `cls`'s field offsets and field types can be read without `_forEachField`.
@@ -320,7 +348,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       resolved[id] = []
       return []
     }
-    let className = String(reflecting: cls)
+    let className = Injection.typeName(cls)
     var properties: [PropertyDescriptor] = []
     // Non-generic classes: offsets from the metadata's field offset vector and only the marked fields'
     // types instantiated. Generic specializations (and resilient layouts): `_forEachField`.
@@ -341,11 +369,11 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
         else { continue }
         (name, offset, type) = (String(cString: recordName), fieldOffset, fieldType)
       }
-      guard let marker = type as? any InjectionMarker.Type else { continue }
+      guard let marker = markerFacts(of: type) else { continue }
       properties.append(
         PropertyDescriptor(
           declaringClass: cls, className: className, name: name.hasPrefix("_") ? String(name.dropFirst()) : name,
-          valueType: marker.valueType, markerType: marker, fieldType: type, offset: offset,
+          valueType: marker.valueType, plugin: marker.plugin, fieldType: type, offset: offset,
           isMutable: field.isVar))
     }
     resolved[id] = properties

@@ -10,7 +10,7 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
     let className: String
     let name: String
     let valueType: Any.Type
-    let markerType: (any InjectionMarker.Type)?
+    let plugin: PluginID?
     let fieldType: Any.Type
     let offset: Int
     let isMutable: Bool
@@ -19,17 +19,17 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
 
     init(
       declaringClass: AnyClass, className: String, name: String, valueType: Any.Type,
-      markerType: (any InjectionMarker.Type)?, fieldType: Any.Type, offset: Int, isMutable: Bool
+      plugin: PluginID?, fieldType: Any.Type, offset: Int, isMutable: Bool
     ) {
       self.declaringClass = declaringClass
       self.className = className
       self.name = name
       self.valueType = valueType
-      self.markerType = markerType
+      self.plugin = plugin
       self.fieldType = fieldType
       self.offset = offset
       self.isMutable = isMutable
-      valueTypeName = String(reflecting: valueType)
+      valueTypeName = Injection.typeName(valueType)
       description = "\(className).\(name): \(valueTypeName)"
     }
   }
@@ -41,9 +41,21 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
     declaringClass: AnyClass, className: String, name: String, valueType: Any.Type,
     markerType: (any InjectionMarker.Type)?, fieldType: Any.Type, offset: Int, isMutable: Bool
   ) {
+    self.init(
+      declaringClass: declaringClass, className: className, name: name, valueType: valueType,
+      plugin: markerType?.plugin, fieldType: fieldType, offset: offset, isMutable: isMutable)
+  }
+
+  /// The catalog's form: the plugin is known from the marker type's descriptor, so resolving a
+  /// property needs no dynamic cast (a cast of each new marker specialization costs a scan of every
+  /// conformance record of every image).
+  init(
+    declaringClass: AnyClass, className: String, name: String, valueType: Any.Type, plugin: PluginID?,
+    fieldType: Any.Type, offset: Int, isMutable: Bool
+  ) {
     record = Record(
       declaringClass: declaringClass, className: className, name: name, valueType: valueType,
-      markerType: markerType, fieldType: fieldType, offset: offset, isMutable: isMutable)
+      plugin: plugin, fieldType: fieldType, offset: offset, isMutable: isMutable)
   }
 
   /// The class that declares the property (a concrete specialization for generic classes).
@@ -54,8 +66,11 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
   public var name: String { record.name }
   /// The declared value type (`Settings` for `@Inject var settings: Settings`).
   public var valueType: Any.Type { record.valueType }
-  /// The marker wrapper's type (`Inject<Settings>`), or `nil` for an unmarked field.
-  public var markerType: (any InjectionMarker.Type)? { record.markerType }
+  /// The marker wrapper's type (`Inject<Settings>`), or `nil` for an unmarked field. Plugins open it to
+  /// build injections with the property's own value type (a dynamic cast, computed on each access).
+  public var markerType: (any InjectionMarker.Type)? {
+    record.plugin == nil ? nil : record.fieldType as? any InjectionMarker.Type
+  }
   /// The stored field's type as laid out in the instance (the wrapper type for marked properties).
   public var fieldType: Any.Type { record.fieldType }
   /// The byte offset of the stored field inside an instance.
@@ -68,7 +83,7 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
   public var description: String { record.description }
 
   /// The plugin that owns the property, `nil` when unmarked.
-  public var plugin: PluginID? { record.markerType?.plugin }
+  public var plugin: PluginID? { record.plugin }
 
   /// Whether `type` is the declaring class or one of its subclasses.
   public func isInherited(by type: AnyClass) -> Bool { isSubclass(type, of: record.declaringClass) }

@@ -77,8 +77,8 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// `Inject: type Settings, in ViewController, named settings`.
   public var description: String {
     var parts: [String] = []
-    if let valueType { parts.append("type \(String(reflecting: valueType))") }
-    if !classes.isEmpty { parts.append("in " + classes.map { String(reflecting: $0) }.joined(separator: ", ")) }
+    if let valueType { parts.append("type \(Injection.typeName(valueType))") }
+    if !classes.isEmpty { parts.append("in " + classes.map { Injection.typeName($0) }.joined(separator: ", ")) }
     if !names.isEmpty { parts.append("named " + names.sorted().joined(separator: ", ")) }
     if !predicates.isEmpty { parts.append("filtered") }
     return "\(plugin): " + (parts.isEmpty ? "all" : parts.joined(separator: ", "))

@@ -116,4 +116,19 @@ enum MetadataAccess {
     return _getTypeByMangledNameInContext(
       name.start, UInt(name.byteCount), genericContext: descriptor.pointer, genericArguments: nil)
   }
+
+  /// The first generic argument of a generic struct or enum specialization: value metadata keeps its
+  /// generic argument vector right after Kind and Description (+16 on 64-bit). Nil for anything else.
+  static func firstGenericArgument(ofValueType type: Any.Type) -> Any.Type? {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    switch metadata.load(as: UInt.self) {
+    case 0x200, 0x201:
+      guard let descriptor = ContextDescriptor(of: type), descriptor.isGeneric,
+        let argument = metadata.load(fromByteOffset: 2 * MemoryLayout<UInt>.size, as: UnsafeRawPointer?.self)
+      else { return nil }
+      return unsafeBitCast(argument, to: Any.Type.self)
+    default:
+      return nil
+    }
+  }
 }

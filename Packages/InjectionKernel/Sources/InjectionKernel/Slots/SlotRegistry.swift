@@ -24,8 +24,8 @@ final class SlotRegistry: @unchecked Sendable {  // `byAccess` and `byProperty` 
     if let slot = lock.withLock({ byAccess[key] }) { return slot }
     guard let property = PropertyCatalog.shared.property(of: dynamicClass, atOffset: fieldOffset) else {
       fatalError(
-        "DeluxeInjection: no marked property at offset \(fieldOffset) of \(String(reflecting: dynamicClass)) "
-          + "(value type \(String(reflecting: valueType))). Marker wrappers must be stored properties of a Swift class."
+        "DeluxeInjection: no marked property at offset \(fieldOffset) of \(Injection.typeName(dynamicClass)) "
+          + "(value type \(Injection.typeName(valueType))). Marker wrappers must be stored properties of a Swift class."
       )
     }
     let slot = self.slot(for: property)
