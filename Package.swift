@@ -19,20 +19,23 @@ let package = Package(
       name: "ImperativePlugin", dependencies: ["InjectionKernel"],
       path: "Packages/ImperativePlugin/Sources/ImperativePlugin"),
     .testTarget(
-      name: "ImperativePluginTests", dependencies: ["ImperativePlugin", "InjectPlugin", "LazyPlugin"],
+      name: "ImperativePluginTests", dependencies: ["ImperativePlugin", "InjectPlugin", "LazyPlugin", "TestSupport"],
       path: "Tests/ImperativePluginTests"),
     .testTarget(
-      name: "LazyPluginTests", dependencies: ["LazyPlugin", "ImperativePlugin"], path: "Tests/LazyPluginTests"),
+      name: "LazyPluginTests", dependencies: ["LazyPlugin", "ImperativePlugin", "TestSupport"],
+      path: "Tests/LazyPluginTests"),
     .testTarget(
       name: "InjectPluginTests",
-      dependencies: ["InjectPlugin"],
+      dependencies: ["InjectPlugin", "TestSupport"],
       path: "Tests/InjectPluginTests"
     ),
     .testTarget(
       name: "InjectionKernelTests",
-      dependencies: ["InjectionKernel", "KernelTestFixtures"],
+      dependencies: ["InjectionKernel", "KernelTestFixtures", "TestSupport"],
       path: "Tests/InjectionKernelTests"
     ),
+    // Test helpers shared by the test targets.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     // A second library target, linked into the test image, so discovery is proven across modules.
     .target(
       name: "KernelTestFixtures",

@@ -1,9 +1,8 @@
-import Dispatch
 import ImperativePlugin
 import InjectPlugin
 import InjectionKernel
 import LazyPlugin
-import Synchronization
+import TestSupport
 import Testing
 
 // Each test narrows its selections and its completeness scope to its own classes.
@@ -112,20 +111,14 @@ private final class TwiceHost {
     }
     try configure(0)
     let host = PairHost()
-    let done = Atomic<Bool>(false)
-    let mixed = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 5) { worker in
-      if worker == 0 {
-        for round in 1...1000 { try? configure(round % 2 == 0 ? 2 : 1) }
-        done.store(true, ordering: .releasing)
-      } else {
-        while !done.load(ordering: .acquiring) {
-          let (left, right) = Injection.withConsistentReads { (host.left, host.right) }
-          if left != right { mixed.add(1, ordering: .relaxed) }
-        }
-      }
+    let mixed = Counter()
+    whileWriting(readers: 4) {
+      for round in 1...1000 { try? configure(round % 2 == 0 ? 2 : 1) }
+    } read: {
+      let (left, right) = Injection.withConsistentReads { (host.left, host.right) }
+      if left != right { mixed.increment() }
     }
-    #expect(mixed.load(ordering: .relaxed) == 0)
+    #expect(mixed.count == 0)
   }
 
   @Test func oneBlockUsesSeveralPluginsVerbsAndCommitsOnce() throws {

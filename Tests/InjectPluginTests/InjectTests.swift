@@ -1,7 +1,8 @@
-import Dispatch
+import Foundation
 import InjectPlugin
 import InjectionKernel
 import Synchronization
+import TestSupport
 import Testing
 
 // Each test has its own fixture types, selected by declaring class, so tests can run in parallel.
@@ -101,6 +102,14 @@ private struct StructOwner {
 
 private final class StructHint: Sendable { let id = 4 }
 
+/// The distinct object identities threads saw.
+private final class IdentityLog: @unchecked Sendable {  // `seen` is guarded by `lock`
+  private let lock = NSLock()
+  private var seen: Set<ObjectIdentifier> = []
+  func record(_ id: ObjectIdentifier) { lock.withLock { _ = seen.insert(id) } }
+  var distinct: Int { lock.withLock { seen.count } }
+}
+
 @Suite struct InjectTests {
   @Test func valueReachesExistingInstancesAndPerInstanceSetWins() throws {
     let existing = ValueHost()
@@ -160,16 +169,11 @@ private final class StructHint: Sendable { let id = 4 }
     let hosts = (0..<64).map { _ in SharedHost() }
     try Injection.inject(SharedService.self).declared(in: SharedHost.self).shared { SharedService() }
     // Every read must return the same object: the first one seen is recorded, others compared to it.
-    let first = Atomic<UInt>(0)
-    let different = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 8) { _ in
-      for host in hosts.shuffled() {
-        let bits = UInt(bitPattern: ObjectIdentifier(host.service).hashValue)
-        let (stored, actual) = first.compareExchange(expected: 0, desired: bits, ordering: .relaxed)
-        if !stored, actual != bits { different.add(1, ordering: .relaxed) }
-      }
+    let identities = IdentityLog()
+    concurrently(threads: 8) { _ in
+      for host in hosts.shuffled() { identities.record(ObjectIdentifier(host.service)) }
     }
-    #expect(different.load(ordering: .relaxed) == 0)
+    #expect(identities.distinct == 1)
     #expect(SharedService.created.load(ordering: .relaxed) == 1)
   }
 
@@ -245,25 +249,19 @@ private final class StructHint: Sendable { let id = 4 }
   @Test func reinjectionUnderConcurrentReadersNeverTears() throws {
     let hosts = (0..<4).map { _ in ReinjectHost() }
     try Injection.inject(ReinjectPair.self).declared(in: ReinjectHost.self).value(ReinjectPair(left: 0, right: 0))
-    let done = Atomic<Bool>(false)
-    let torn = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 9) { worker in
-      if worker == 0 {
-        for round in 1...2000 {
-          _ = try? Injection.inject(ReinjectPair.self).declared(in: ReinjectHost.self)
-            .value(ReinjectPair(left: round, right: -round))
-        }
-        done.store(true, ordering: .releasing)
-      } else {
-        while !done.load(ordering: .acquiring) {
-          for host in hosts {
-            let pair = host.pair
-            if pair.left != -pair.right { torn.add(1, ordering: .relaxed) }
-          }
-        }
+    let torn = Counter()
+    whileWriting(readers: 8) {
+      for round in 1...2000 {
+        _ = try? Injection.inject(ReinjectPair.self).declared(in: ReinjectHost.self)
+          .value(ReinjectPair(left: round, right: -round))
+      }
+    } read: {
+      for host in hosts {
+        let pair = host.pair
+        if pair.left != -pair.right { torn.increment() }
       }
     }
-    #expect(torn.load(ordering: .relaxed) == 0)
+    #expect(torn.count == 0)
     #expect(hosts[0].pair.left == 2000)
   }
 }

@@ -1,6 +1,5 @@
-import Dispatch
 import InjectionKernel
-import Synchronization
+import TestSupport
 import Testing
 
 private final class ConcurrentHost: @unchecked Sendable {  // read-only across threads in the test
@@ -13,42 +12,36 @@ private final class ConcurrentHost: @unchecked Sendable {  // read-only across t
   /// returns a value some commit installed (or nil after a rejection), and nothing crashes.
   @Test func readsDuringInjectionAndRejectionNeverTear() throws {
     let hosts = (0..<4).map { _ in ConcurrentHost() }
-    let done = Atomic<Bool>(false)
-    let badReads = Atomic<Int>(0)
-    let reads = Atomic<Int>(0)
+    let badReads = Counter()
+    let reads = Counter()
     let commits = 3000
     let selection = PropertySelection(plugin: TrackedPlugin.id).declared(in: ConcurrentHost.self)
-    DispatchQueue.concurrentPerform(iterations: 9) { worker in
-      if worker == 0 {
-        for round in 1...commits {
-          let rules = InjectionRules()
-          switch round % 3 {
-          case 0:
-            rules.reject(selection)
-          case 1:
-            rules.add(PropertyInjection<Int?>(read: .value(round), summary: "value"), to: selection.ofType(Int?.self))
-            rules.add(
-              PropertyInjection<String?>(read: .value("v\(round)"), summary: "value"),
-              to: selection.ofType(String?.self))
-          default:
-            rules.add(
-              PropertyInjection<Int?>(read: .getter { _, _, _ in -round }, summary: "getter"),
-              to: selection.ofType(Int?.self))
-          }
-          _ = try? Injection.commit(rules)
+    whileWriting(readers: 8) {
+      for round in 1...commits {
+        let rules = InjectionRules()
+        switch round % 3 {
+        case 0:
+          rules.reject(selection)
+        case 1:
+          rules.add(PropertyInjection<Int?>(read: .value(round), summary: "value"), to: selection.ofType(Int?.self))
+          rules.add(
+            PropertyInjection<String?>(read: .value("v\(round)"), summary: "value"),
+            to: selection.ofType(String?.self))
+        default:
+          rules.add(
+            PropertyInjection<Int?>(read: .getter { _, _, _ in -round }, summary: "getter"),
+            to: selection.ofType(Int?.self))
         }
-        done.store(true, ordering: .releasing)
-      } else {
-        while !done.load(ordering: .acquiring) {
-          for host in hosts {
-            reads.add(1, ordering: .relaxed)
-            if let level = host.level, !(1...commits).contains(abs(level)) { badReads.add(1, ordering: .relaxed) }
-            if let label = host.label, !label.hasPrefix("v") { badReads.add(1, ordering: .relaxed) }
-          }
-        }
+        _ = try? Injection.commit(rules)
+      }
+    } read: {
+      for host in hosts {
+        reads.increment()
+        if let level = host.level, !(1...commits).contains(abs(level)) { badReads.increment() }
+        if let label = host.label, !label.hasPrefix("v") { badReads.increment() }
       }
     }
-    #expect(badReads.load(ordering: .relaxed) == 0)
-    #expect(reads.load(ordering: .relaxed) > 0)
+    #expect(badReads.count == 0)
+    #expect(reads.count >= 8 * hosts.count)
   }
 }

@@ -1,7 +1,7 @@
-import Dispatch
 import InjectionKernel
 import LazyPlugin
 import Synchronization
+import TestSupport
 import Testing
 
 // Each test turns on only its own classes (`injectLazy(in:)`), so tests run in parallel.
@@ -167,7 +167,7 @@ private final class UnbuildableHost {
     try Injection.injectLazy(in: ConcurrentHost.self)
     let hosts = (0..<200).map { _ in ConcurrentHost() }
     let before = CountedValue.created.load(ordering: .relaxed)
-    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+    concurrently(threads: 8) { _ in
       for host in hosts.shuffled() { _ = host.value }
     }
     #expect(CountedValue.created.load(ordering: .relaxed) - before == hosts.count)

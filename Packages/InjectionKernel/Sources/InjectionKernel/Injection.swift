@@ -14,7 +14,7 @@ public enum Injection {
   /// ``InjectionError/typeMismatch(property:expected:given:)`` and applies nothing.
   @discardableResult
   public static func commit(_ rules: InjectionRules) throws -> InjectionPlan {
-    try commit(rules, validate: { _ in })
+    try commit(rules, listingEmptyProperties: false, validate: { _ in })
   }
 
   /// Applies a batch atomically after `validate` accepted its plan (throwing from `validate` applies
@@ -23,8 +23,14 @@ public enum Injection {
   public static func commit(_ rules: InjectionRules, validate: (InjectionPlan) throws -> Void) throws
     -> InjectionPlan
   {
+    try commit(rules, listingEmptyProperties: true, validate: validate)
+  }
+
+  private static func commit(
+    _ rules: InjectionRules, listingEmptyProperties: Bool, validate: (InjectionPlan) throws -> Void
+  ) throws -> InjectionPlan {
     try RuleLog.shared.withCommitLock { log in
-      let plan = try makePlan(rules, log: log)
+      let plan = try makePlan(rules, log: log, listingEmptyProperties: listingEmptyProperties)
       try validate(plan)
       let generation = log.nextGeneration()
       let slots = plan.entries.map {
@@ -41,7 +47,7 @@ public enum Injection {
 
   /// Computes what committing `rules` would do, without applying it (a dry run).
   public static func plan(_ rules: InjectionRules) throws -> InjectionPlan {
-    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log) }
+    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmptyProperties: true) }
   }
 
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the
@@ -154,7 +160,9 @@ public enum Injection {
 
   // MARK: Planning (commit lock held)
 
-  private static func makePlan(_ rules: InjectionRules, log: RuleLog) throws -> InjectionPlan {
+  private static func makePlan(_ rules: InjectionRules, log: RuleLog, listingEmptyProperties: Bool) throws
+    -> InjectionPlan
+  {
     let named = rules.changes.flatMap { change -> [AnyClass] in
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
@@ -219,7 +227,10 @@ public enum Injection {
         property: property, injection: state[property] ?? nil, replacesInjection: committed(property) != nil,
         ruleCount: counts[property] ?? 0)
     }.sorted { $0.property.description < $1.property.description }
-    let empty = properties.filter { current($0) == nil }.sorted { $0.description < $1.description }
+    // Every property's state is needed only to list the empty ones (dry runs, validated commits).
+    let empty =
+      listingEmptyProperties
+      ? properties.filter { current($0) == nil }.sorted { $0.description < $1.description } : []
     return InjectionPlan(
       entries: entries, unmatchedSelections: unmatched, emptyProperties: empty, catalogPasses: log.refreshCount)
   }
