@@ -44,6 +44,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// The index of every resolved property, valid while no new property is resolved (properties are
   /// only ever added, so an equal count means an equal set).
   private var cachedIndex: PropertyIndex?
+  /// How many marked properties are resolved.
+  private var resolvedCount = 0
   private var passLog: [CatalogPass] = []
   /// Non-generic classes found by the running pass, resolved at its end.
   private var pendingResolution: [ClassDescriptor] = []
@@ -53,6 +55,13 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// Runs a pass over whatever is new, resolves `classes` and their superclasses (generic
   /// specializations named by a selection), then returns every resolved marked property.
   func refresh(resolving classes: [AnyClass] = []) -> [PropertyDescriptor] {
+    indexedProperties(resolving: classes).all
+  }
+
+  /// Every resolved marked property and their index, after a pass and resolving `classes` and their
+  /// superclasses (generic specializations named by a selection). Rebuilt only when something new was
+  /// resolved, so the commits of a stable process reuse them.
+  func indexedProperties(resolving classes: [AnyClass]) -> PropertyIndex {
     RuleLog.shared.noteCatalogRefresh()
     return lock.withLock {
       runPass()
@@ -63,17 +72,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
           current = MetadataAccess.superclass(of: candidate)
         }
       }
-      return allResolved()
-    }
-  }
-
-  /// Every resolved marked property and their index, rebuilt only when something new was resolved
-  /// (commits of a stable process reuse them).
-  func indexedProperties(resolving classes: [AnyClass]) -> PropertyIndex {
-    let properties = refresh(resolving: classes)
-    return lock.withLock {
-      if let cachedIndex, cachedIndex.all.count == properties.count { return cachedIndex }
-      let index = PropertyIndex(properties)
+      if let cachedIndex, cachedIndex.all.count == resolvedCount { return cachedIndex }
+      let index = PropertyIndex(allResolved())
       cachedIndex = index
       return index
     }
@@ -378,6 +378,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
     resolved[id] = properties
     resolvedOrder.append(id)
+    resolvedCount += properties.count
     return properties
   }
 }

@@ -67,11 +67,19 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
 
   /// A key equal for selections that select the same properties by the same structural criteria;
   /// `nil` when a predicate makes that unknowable. A newer rule with the same key replaces an older one.
-  var structuralKey: String? {
+  var structuralKey: StructuralKey? {
     guard predicates.isEmpty else { return nil }
-    let type = valueType.map { String(describing: ObjectIdentifier($0)) } ?? "*"
-    let owners = classes.map { String(describing: ObjectIdentifier($0)) }.sorted().joined(separator: ",")
-    return "\(plugin)|\(type)|\(owners)|\(names.sorted().joined(separator: ","))"
+    return StructuralKey(
+      plugin: plugin, valueType: valueType.map(ObjectIdentifier.init),
+      classes: Set(classes.map(ObjectIdentifier.init)), names: names)
+  }
+
+  /// What a selection selects by, without its predicates.
+  struct StructuralKey: Hashable {
+    let plugin: PluginID
+    let valueType: ObjectIdentifier?
+    let classes: Set<ObjectIdentifier>
+    let names: Set<String>
   }
 
   /// `Inject: type Settings, in ViewController, named settings`.

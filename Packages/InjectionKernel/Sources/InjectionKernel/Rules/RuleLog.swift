@@ -26,7 +26,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   static let shared = RuleLog()
 
   private struct Rule {
-    let key: String?
+    let key: PropertySelection.StructuralKey?
     let selection: PropertySelection
     let action: Action
   }
@@ -45,7 +45,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   /// Committed rules, oldest first; `nil` marks a rule replaced by a newer one with the same key.
   private var rules: [Rule?] = []
   /// Where the live rule with each structural key sits in `rules`.
-  private var positionByKey: [String: Int] = [:]
+  private var positionByKey: [PropertySelection.StructuralKey: Int] = [:]
   private var replacedCount = 0
   /// The generation the last commit installed; slots start at 1.
   private(set) var generation: UInt = 1
