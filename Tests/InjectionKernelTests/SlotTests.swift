@@ -18,6 +18,14 @@ private class SlotBase {
 
 private final class SlotSub: SlotBase {}
 
+private class NestedSelectionBase {
+  @Tracked var baseName: String
+}
+
+private final class NestedSelectionSub: NestedSelectionBase {
+  @Tracked var subName: String
+}
+
 private final class SlotGeneric<T> {
   @Tracked var element: T
 }
@@ -81,6 +89,16 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     #expect(host.number == 20)
     host.number = 4  // stored as 5 by the setter
     #expect(host.number == 10)
+  }
+
+  @Test func nestedClassesInOneSelectionSelectEachPropertyOnce() throws {
+    let rules = InjectionRules()
+    rules.add(
+      PropertyInjection<String>(read: .value("both"), summary: "value"),
+      to: PropertySelection(plugin: TrackedPlugin.id).declared(in: NestedSelectionBase.self, NestedSelectionSub.self))
+    let plan = try Injection.plan(rules)
+    #expect(plan.entries.map(\.property.name).sorted() == ["baseName", "subName"])
+    #expect(plan.multiplySelected.isEmpty)
   }
 
   @Test func subclassesInheritTheDeclaringClassInjection() throws {

@@ -1,10 +1,13 @@
 /// The cataloged properties of one commit, indexed so that each selection of a large batch looks only at
-/// the properties that could match it (same plugin, and the same name or value type when it names one).
+/// the properties that could match it (declared in a named class or its subclasses, or of the same plugin
+/// with the same name or value type).
 struct PropertyIndex: Sendable {
   let all: [PropertyDescriptor]
   private var byPlugin: [PluginID: [PropertyDescriptor]] = [:]
   private var byName: [PluginID: [String: [PropertyDescriptor]]] = [:]
   private var byType: [PluginID: [ObjectIdentifier: [PropertyDescriptor]]] = [:]
+  /// Properties by each class that declares them or is a superclass of the declaring class.
+  private var byAncestor: [ObjectIdentifier: [PropertyDescriptor]] = [:]
 
   init(_ properties: [PropertyDescriptor]) {
     all = properties
@@ -13,6 +16,11 @@ struct PropertyIndex: Sendable {
       byPlugin[plugin, default: []].append(property)
       byName[plugin, default: [:]][property.name, default: []].append(property)
       byType[plugin, default: [:]][ObjectIdentifier(property.valueType), default: []].append(property)
+      var ancestor: AnyClass? = property.declaringClass
+      while let cls = ancestor {
+        byAncestor[ObjectIdentifier(cls), default: []].append(property)
+        ancestor = MetadataAccess.superclass(of: cls)
+      }
     }
   }
 
@@ -30,6 +38,16 @@ struct PropertyIndex: Sendable {
   func properties(of plugin: PluginID) -> [PropertyDescriptor] { byPlugin[plugin] ?? [] }
 
   private func candidates(for selection: PropertySelection) -> [PropertyDescriptor] {
+    if let only = selection.namedClasses.first, selection.namedClasses.count == 1 {
+      return byAncestor[ObjectIdentifier(only)] ?? []
+    }
+    if !selection.namedClasses.isEmpty {
+      // Properties declared by a named class or a subclass of one, each once (named classes may nest).
+      var seen: Set<PropertyDescriptor> = []
+      return selection.namedClasses.flatMap { byAncestor[ObjectIdentifier($0)] ?? [] }.filter {
+        seen.insert($0).inserted
+      }
+    }
     if !selection.names.isEmpty {
       return selection.names.sorted().flatMap { properties(of: selection.plugin, named: $0) }
     }
