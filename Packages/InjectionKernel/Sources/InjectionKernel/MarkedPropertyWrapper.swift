@@ -23,7 +23,9 @@
 /// Reads take an inlined fast path (an atomic load and a generation check, no lock) once an instance
 /// has read the property; see ``MarkedPropertyStorage``.
 public protocol MarkedPropertyWrapper: InjectionMarker {
-  /// The per-instance storage; created with the wrapper, never replaced for class owners.
+  /// The per-instance storage; created with the wrapper, never replaced for class owners. It must be the
+  /// wrapper's first stored property: an instance's first access finds its property by looking for the
+  /// storage object's address at each candidate field's offset.
   var storage: MarkedStorage<Value> { get }
 }
 
@@ -39,8 +41,7 @@ extension MarkedPropertyWrapper {
     // Project only the unretained field: no retain/release of the storage on the fast path.
     let fast = object[keyPath: storageKeyPath].storage.unretained._withUnsafeGuaranteedRef { $0.fastRead() }
     if let value = fast { return value }
-    return object[keyPath: storageKeyPath].storage.object.read(
-      of: object, fieldOffset: fieldOffset(object, storageKeyPath))
+    return object[keyPath: storageKeyPath].storage.object.read(of: object)
   }
 
   /// The write of the wrapped property of a class instance; call it from the subscript's setter.
@@ -48,17 +49,6 @@ extension MarkedPropertyWrapper {
   public static func write<Owner: AnyObject>(
     _ newValue: Value, _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) {
-    object[keyPath: storageKeyPath].storage.object.write(
-      newValue, of: object, fieldOffset: fieldOffset(object, storageKeyPath))
-  }
-
-  /// The wrapper's byte offset inside `object`, which identifies the property in its class hierarchy.
-  @inlinable
-  @inline(__always)
-  static func fieldOffset<Owner: AnyObject>(
-    _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
-  ) -> Int {
-    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
+    object[keyPath: storageKeyPath].storage.object.write(newValue, of: object)
   }
 }

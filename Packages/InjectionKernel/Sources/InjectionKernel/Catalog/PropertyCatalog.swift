@@ -99,19 +99,6 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
-  /// The marked property at `offset` in instances of `cls`, declared by `cls` or a superclass.
-  func property(of cls: AnyClass, atOffset offset: Int) -> PropertyDescriptor? {
-    lock.withLock {
-      runPass()  // marker types must be known before an unseen class is scanned
-      var current: AnyClass? = cls
-      while let candidate = current {
-        if let found = resolve(candidate).first(where: { $0.offset == offset }) { return found }
-        current = MetadataAccess.superclass(of: candidate)
-      }
-      return nil
-    }
-  }
-
   /// The names of generic classes with marked fields (cataloged per specialization when used).
   func genericClassNames() -> [String] {
     lock.withLock {

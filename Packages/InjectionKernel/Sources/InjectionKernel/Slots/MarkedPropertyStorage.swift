@@ -55,9 +55,9 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   // MARK: Slow paths
 
-  /// Reads the property of `object` whose storage sits `fieldOffset` bytes into it.
-  public func read(of object: AnyObject, fieldOffset: Int) -> Value {
-    let (slot, injection, generation) = resolve(object, fieldOffset)
+  /// Reads the property of `object` that this storage belongs to.
+  public func read(of object: AnyObject) -> Value {
+    let (slot, injection, generation) = resolve(object)
     let original = OriginalAccessor<Value>(slot: slot)
     switch injection?.read ?? .original {
     case .original:
@@ -87,9 +87,9 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
     }
   }
 
-  /// Writes `newValue` to the property of `object` whose storage sits `fieldOffset` bytes into it.
-  public func write(_ newValue: Value, of object: AnyObject, fieldOffset: Int) {
-    let (slot, injection, _) = resolve(object, fieldOffset)
+  /// Writes `newValue` to the property of `object` that this storage belongs to.
+  public func write(_ newValue: Value, of object: AnyObject) {
+    let (slot, injection, _) = resolve(object)
     let original = OriginalAccessor<Value>(slot: slot)
     lock.withLock {
       if let setter = injection?.write {
@@ -101,7 +101,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   }
 
   /// The slot, and its injection at a generation, preferring the instance's cached answer.
-  private func resolve(_ object: AnyObject, _ fieldOffset: Int) -> (
+  private func resolve(_ object: AnyObject) -> (
     InjectionSlot, PropertyInjection<Value>?, UInt
   ) {
     let slot: InjectionSlot
@@ -109,7 +109,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
       if current.isCurrent { return (current.slot, current.injection, current.generation) }
       slot = current.slot
     } else {
-      slot = SlotRegistry.shared.slot(for: object, fieldOffset: fieldOffset, valueType: Value.self)
+      slot = SlotRegistry.shared.slot(for: object, storage: self, valueType: Value.self)
     }
     let (injection, generation) = slot.snapshot()
     // The kernel installs only injections whose value type is the slot's (checked at commit time).

@@ -1,36 +1,50 @@
 import Synchronization
 
-/// Finds the slot of a property from an instance's class and the field's offset inside it.
+/// Finds the slot of a property from an instance and the property's storage object.
 ///
 /// An instance reaches this once per marked property, on its first access; afterwards it keeps the slot
-/// in its cached answer. The offset identifies the field within the instance's class hierarchy; the
-/// catalog tells which class up the chain declares it.
-final class SlotRegistry: @unchecked Sendable {  // `byAccess` and `byProperty` are guarded by `lock`
+/// in its cached answer. The marked properties of the instance's class and its superclasses are the
+/// candidates; the one whose field (at its offset in the instance) holds this storage object is the one
+/// being accessed. Reading the instance's words through a raw pointer needs no Swift access to the
+/// property, so concurrent first reads of one instance do not conflict.
+final class SlotRegistry: @unchecked Sendable {  // `candidatesByClass` and `byProperty` are guarded by `lock`
   static let shared = SlotRegistry()
 
-  private struct AccessKey: Hashable {
-    let dynamicClass: ObjectIdentifier
-    let offset: Int
-  }
-
   private let lock = KernelLock()
-  private var byAccess: [AccessKey: InjectionSlot] = [:]
+  private var candidatesByClass: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   private var byProperty: [PropertyDescriptor: InjectionSlot] = [:]
 
-  /// The slot for the field at `fieldOffset` of `object`'s class, created on first use.
-  func slot(for object: AnyObject, fieldOffset: Int, valueType: Any.Type) -> InjectionSlot {
+  /// The slot of the property of `object` whose wrapper holds `storage`, created on first use.
+  func slot(for object: AnyObject, storage: AnyObject, valueType: Any.Type) -> InjectionSlot {
     let dynamicClass: AnyClass = type(of: object)
-    let key = AccessKey(dynamicClass: ObjectIdentifier(dynamicClass), offset: fieldOffset)
-    if let slot = lock.withLock({ byAccess[key] }) { return slot }
-    guard let property = PropertyCatalog.shared.property(of: dynamicClass, atOffset: fieldOffset) else {
+    let candidates = self.candidates(for: dynamicClass)
+    // Layout relied on: a marker wrapper's first stored field is its `MarkedStorage`, whose first field
+    // is the strong reference to the storage object; so the word at the property's offset is that
+    // object's address.
+    let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    let target = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
+    guard let property = candidates.first(where: { instance.load(fromByteOffset: $0.offset, as: UInt.self) == target })
+    else {
       fatalError(
-        "DeluxeInjection: no marked property at offset \(fieldOffset) of \(Injection.typeName(dynamicClass)) "
-          + "(value type \(Injection.typeName(valueType))). Marker wrappers must be stored properties of a Swift class."
-      )
+        "DeluxeInjection: \(Injection.typeName(dynamicClass)) has no cataloged marked property holding this "
+          + "storage (value type \(Injection.typeName(valueType))). Marker wrappers must be stored properties "
+          + "of a Swift class, with their MarkedStorage as first stored field.")
     }
-    let slot = self.slot(for: property)
-    lock.withLock { byAccess[key] = slot }
-    return slot
+    return slot(for: property)
+  }
+
+  /// The marked properties instances of `cls` have: declared by it or its superclasses.
+  private func candidates(for cls: AnyClass) -> [PropertyDescriptor] {
+    let id = ObjectIdentifier(cls)
+    if let known = lock.withLock({ candidatesByClass[id] }) { return known }
+    var all: [PropertyDescriptor] = []
+    var current: AnyClass? = cls
+    while let candidate = current {
+      all += PropertyCatalog.shared.declaredProperties(of: candidate)
+      current = MetadataAccess.superclass(of: candidate)
+    }
+    lock.withLock { candidatesByClass[id] = all }
+    return all
   }
 
   /// The slot of `property`, created (with the injection the committed rules give it) on first use.
