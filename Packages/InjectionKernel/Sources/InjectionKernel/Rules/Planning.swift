@@ -1,0 +1,110 @@
+/// Planning a batch (commit lock held): which properties each rule selects, what each will have, what
+/// matched nothing and what stays empty. Commits and dry runs share it.
+extension Injection {
+  /// The plan of `rules` against the catalog and the committed state.
+  static func makePlan(_ rules: InjectionRules, log: RuleLog, listingEmptyProperties: Bool) throws
+    -> InjectionPlan
+  {
+    let named = rules.changes.flatMap { change -> [AnyClass] in
+      switch change {
+      case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
+        return selection.namedClasses
+      case .rejectAll: return []
+      }
+    }
+    // The batch's one pass, however many plugins' verbs it holds.
+    let index = PropertyCatalog.shared.indexedProperties(resolving: named)
+    let properties = index.all
+    var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
+    var counts: [PropertyDescriptor: Int] = [:]
+    var touched: [PropertyDescriptor] = []
+    var unmatched: [String] = []
+
+    /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet.
+    func committed(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
+      if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
+      return log.injection(for: property)
+    }
+    func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
+      if let planned = state[property] { return planned }
+      return committed(property)
+    }
+    func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, counted: Bool) {
+      if state[property] == nil { touched.append(property) }
+      state[property] = .some(injection)
+      if counted { counts[property, default: 0] += 1 }
+    }
+
+    for change in rules.changes {
+      switch change {
+      case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
+        try checkNames(of: selection, in: index)
+      case .rejectAll: break
+      }
+    }
+    for change in rules.changes {
+      switch change {
+      case .inject(let selection, let injection):
+        let matches = index.matches(selection)
+        if matches.isEmpty { unmatched.append(selection.description) }
+        for property in matches { set(property, try checked(injection, for: property), counted: true) }
+      case .injectEach(let selection, let builder):
+        let matches = index.matches(selection)
+        if matches.isEmpty { unmatched.append(selection.description) }
+        for property in matches {
+          guard let injection = try builder(property) else { continue }
+          set(property, try checked(injection, for: property), counted: true)
+        }
+      case .reject(let selection):
+        let matches = index.matches(selection)
+        if matches.isEmpty { unmatched.append(selection.description) }
+        for property in matches { set(property, nil, counted: true) }
+      case .rejectAll(let plugin):
+        for property in index.properties(of: plugin) { set(property, nil, counted: false) }
+      }
+    }
+
+    let entries = touched.map { property in
+      InjectionPlan.Entry(
+        property: property, injection: state[property] ?? nil, replacesInjection: committed(property) != nil,
+        ruleCount: counts[property] ?? 0)
+    }.sorted { $0.property.description < $1.property.description }
+    // Every property's state is needed only to list the empty ones (dry runs, validated commits).
+    let empty =
+      listingEmptyProperties
+      ? properties.filter { current($0) == nil }.sorted { $0.description < $1.description } : []
+    return InjectionPlan(
+      entries: entries, unmatchedSelections: unmatched, emptyProperties: empty, catalogPasses: log.refreshCount)
+  }
+
+  /// A selection naming both classes and property names must name properties those classes have (declared
+  /// or inherited): a name that is not there is a typo, reported as
+  /// ``InjectionError/unknownProperty(className:name:)`` rather than an unmatched selection.
+  private static func checkNames(of selection: PropertySelection, in index: PropertyIndex) throws {
+    let classes = selection.namedClasses
+    guard !classes.isEmpty else { return }
+    for name in selection.names.sorted() {
+      let known = index.properties(of: selection.plugin, named: name).contains { property in
+        classes.contains {
+          isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass)
+        }
+      }
+      if !known {
+        throw InjectionError.unknownProperty(
+          className: classes.map { Injection.typeName($0) }.joined(separator: ", "), name: name)
+      }
+    }
+  }
+
+  /// `injection`, if its value type is `property`'s; otherwise the typed mismatch error.
+  private static func checked(_ injection: AnyPropertyInjection, for property: PropertyDescriptor) throws
+    -> AnyPropertyInjection
+  {
+    guard injection.valueType == property.valueType else {
+      throw InjectionError.typeMismatch(
+        property: property.description, expected: property.valueTypeName,
+        given: Injection.typeName(injection.valueType))
+    }
+    return injection
+  }
+}
