@@ -1,47 +1,50 @@
 #!/usr/bin/env python3
-"""Writes a SwiftPM package whose dynamic library holds N classes at DeluxeInjection's published shape:
-about 2.5 stored properties per class (40,000 classes -> 100,000 properties), 150 of them marked with
-@Inject, spread evenly. The benchmark opens the library with dlopen and times the kernel's pass over it.
+"""Writes the Swift sources of a catalog fixture at DeluxeInjection's published shape: CLASSES classes
+with about 2.5 stored properties each (40,000 classes -> 100,000 properties), MARKED of them (150 by
+default) marked with @Inject and spread evenly over the classes.
 
-Usage: generate-catalog-fixture.py CLASSES OUTPUT_DIR ROOT_PACKAGE_DIR
+Scripts/bench.sh compiles the sources into a dynamic library against the benchmark runner's modules
+(the library links no kernel of its own), opens it with dlopen and times the kernel's pass over it.
+
+Usage: generate-catalog-fixture.py CLASSES OUTPUT_DIR [--marked 150]
 """
+import argparse
 import pathlib
-import sys
 
-MARKED = 150
-CLASSES_PER_FILE = 1000
+CLASSES_PER_FILE = 1000  # files of a size the compiler handles well, and batches for its jobs
 
 
 def main() -> None:
-    classes, output, root = int(sys.argv[1]), pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]).resolve()
-    name = f"CatalogFixture{classes}"
-    sources = output / "Sources" / name
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("classes", type=int)
+    parser.add_argument("output", type=pathlib.Path)
+    parser.add_argument("--marked", type=int, default=150)
+    arguments = parser.parse_args()
+    classes, marked_wanted = arguments.classes, arguments.marked
+    sources = arguments.output / "Sources"
     sources.mkdir(parents=True, exist_ok=True)
-    (output / "Package.swift").write_text(
-        "// swift-tools-version: 6.0\n"
-        "import PackageDescription\n"
-        f'let package = Package(name: "{name}",\n'
-        f'  products: [.library(name: "{name}", type: .dynamic, targets: ["{name}"])],\n'
-        f'  dependencies: [.package(name: "DeluxeInjection", path: "{root}")],\n'
-        f'  targets: [.target(name: "{name}", dependencies: [.product(name: "InjectPlugin", package: "DeluxeInjection")])],\n'
-        "  swiftLanguageModes: [.v6])\n")
-    step = max(classes // MARKED, 1)
-    marked = 0
+    for stale in sources.glob("*.swift"):
+        stale.unlink()
+
+    step = max(classes // marked_wanted, 1)
+    marked = properties = 0
     for first in range(0, classes, CLASSES_PER_FILE):
         lines = ["import InjectPlugin", ""]
         for index in range(first, min(first + CLASSES_PER_FILE, classes)):
             count = 2 if index % 2 == 0 else 3  # 2.5 stored properties per class on average
-            lines.append(f"public final class Fixture{index} {{")
+            lines.append(f"final class Fixture{index} {{")
             for field in range(count):
-                if field == 0 and index % step == 0 and marked < MARKED:
-                    lines.append(f"  @Inject public var p{field}: Int")
+                if field == 0 and index % step == 0 and marked < marked_wanted:
+                    lines.append(f"  @Inject var p{field}: Int")
                     marked += 1
+                elif field == 1:
+                    lines.append(f'  var p{field} = "{index}"')
                 else:
-                    lines.append(f"  public var p{field}: Int = {field}")
-            lines.append("  public init() {}")
+                    lines.append(f"  var p{field} = {field}")
             lines.append("}")
+            properties += count
         (sources / f"Classes{first // CLASSES_PER_FILE}.swift").write_text("\n".join(lines) + "\n")
-    print(f"{name}: {classes} classes, {marked} marked properties in {output}")
+    print(f"{classes} classes, {properties} stored properties, {marked} marked, in {sources}")
 
 
 if __name__ == "__main__":

@@ -1,33 +1,25 @@
 #!/usr/bin/env python3
-"""Adds the best of each fixture's pass runs to results/latest.json and prints them as a table.
+"""Adds repeated catalog-pass runs (fresh processes) to the main run's JSON and prints, per fixture, the
+main run's pass, the best and worst of the warm runs, and the cold run.
 
-Usage: merge-pass-results.py RESULTS_DIR FIXTURE.so ...
+Usage: merge-pass-results.py LATEST.json REPEAT.json ...
 """
 import json
 import pathlib
 import sys
 
-results = pathlib.Path(sys.argv[1])
-latest = json.loads((results / "latest.json").read_text())
-rows = []
-for fixture in sys.argv[2:]:
-    name = pathlib.Path(fixture).stem
-    runs = [json.loads(path.read_text()) for path in sorted(results.glob(f"pass-{name}-*.json"))]
-    passes = [run["passes"][0] for run in runs if run.get("passes")]
-    if not passes:
-        sys.exit(f"no pass recorded for {fixture}")
-    best = min(passes, key=lambda p: p["scanNanoseconds"])
-    best["runs"] = len(passes)
-    best["scanNanosecondsAll"] = [p["scanNanoseconds"] for p in passes]
-    rows.append(best)
-latest["passes"] = rows
-(results / "latest.json").write_text(json.dumps(latest, indent=2, sort_keys=True))
+latest_path = pathlib.Path(sys.argv[1])
+latest = json.loads(latest_path.read_text())
+repeats = [json.loads(pathlib.Path(path).read_text())["passes"] for path in sys.argv[2:]]
+latest["passRepeats"] = repeats
 
-print("\nPASS (best of 3 processes per fixture; scan = find images, marker types and marked fields)")
-print(f"  {'classes':>8} {'fields':>8} {'marked':>6} {'scan µs':>10} {'ns/class':>9}   all runs (µs)")
-for row in rows:
-    marked = row["markedProperties"] + row.get("markedByOtherKernelCopies", 0)
-    scan = row["scanNanoseconds"] / 1000
-    others = ", ".join(f"{n / 1000:.0f}" for n in row["scanNanosecondsAll"])
-    print(f"  {row['classes']:>8} {row['fields']:>8} {marked:>6} {scan:>10.1f} {row['scanNanoseconds'] / row['classes']:>9.1f}   {others}")
-print(f"\nJSON: {results / 'latest.json'}")
+print("\nCATALOG PASS, REPEATED (µs; whole pass; each run a fresh process opening every fixture)")
+print(f"  {'classes':>8} {'main run':>9} {'warm best':>10} {'warm worst':>11} {'cold':>9}")
+for index, main in enumerate(latest["passes"]):
+    runs = [main] + [repeat[index] for repeat in repeats]
+    warm = [run["passNanoseconds"] / 1000 for run in runs if run["warm"]]
+    cold = [run["passNanoseconds"] / 1000 for run in runs if not run["warm"]]
+    cold_text = f"{min(cold):9.1f}" if cold else f"{'-':>9}"
+    print(f"  {main['classes']:>8} {warm[0]:9.1f} {min(warm):10.1f} {max(warm):11.1f} {cold_text}")
+latest_path.write_text(json.dumps(latest, indent=2, sort_keys=True))
+print(f"\nJSON: {latest_path}")

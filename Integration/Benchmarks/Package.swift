@@ -10,7 +10,8 @@ let package = Package(
     .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
   ],
   targets: [
-    // Host classes live in their own module, as an app's classes would, apart from the runner.
+    // Host classes live in their own module, as an app's classes would, apart from the runner; the
+    // wrappers come from the product's library modules (DESIGN §2).
     .target(
       name: "BenchHosts",
       dependencies: [
@@ -25,7 +26,12 @@ let package = Package(
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
         .product(name: "ImperativePlugin", package: "DeluxeInjection"),
         .product(name: "Swinject", package: "Swinject"),
-      ]),
+      ],
+      // The catalog fixtures (Scripts/generate-catalog-fixture.py) are compiled against this runner's
+      // modules and link no kernel of their own: their `@Inject` symbols resolve to the runner's copy
+      // when they are opened with dlopen, so their 150 marked properties are this kernel's to resolve,
+      // as an app's own classes would be.
+      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,63 +1,89 @@
 import Foundation
-import InjectionKernel
 
-/// Prints the figures as a table and writes them, with the machine and the build, as JSON.
+/// Prints one run as tables and writes it, with the machine and the build, as JSON.
 enum Report {
-  static func printTable(_ figures: [Figure]) {
-    let nameWidth = max(40, figures.map(\.name.count).max() ?? 0)
-    var group = ""
-    for figure in figures {
-      if figure.group != group {
-        group = figure.group
-        print("\n\(group.uppercased())")
+  static func printFigures(_ figures: [Figure]) {
+    let nameWidth = max(44, figures.map(\.name.count).max() ?? 0)
+    for group in Benchmark.Group.allCases {
+      let rows = figures.filter { $0.group == group }
+      guard !rows.isEmpty else { continue }
+      print("\n\(group.rawValue.uppercased())")
+      for figure in rows {
+        let name = figure.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        let value =
+          group == .setup
+          ? String(format: "%11.2f µs", figure.nanosecondsPerOperation / 1000)
+          : String(format: "%11.2f ns", figure.nanosecondsPerOperation)
+        let ratios = figure.ratios.map { String(format: "%9.2fx vs ", $0.ratio) + $0.baseline }
+        print("  \(name) \(value)  \(ratios.joined(separator: "; "))")
       }
-      let name = figure.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-      let value =
-        figure.group == "pass" || figure.group == "set-up"
-        ? String(format: "%12.1f µs", figure.nanosecondsPerOperation / 1000)
-        : String(format: "%12.2f ns", figure.nanosecondsPerOperation)
-      let ratio = figure.ratio.map { String(format: "  %8.2fx  vs %@", $0, figure.baseline ?? "") } ?? ""
-      print("  \(name) \(value)\(ratio)")
     }
   }
 
-  static func writeJSON(_ figures: [Figure], passes: [CatalogPass], smoke: Bool, to path: String) throws {
-    let entries: [[String: Any]] = figures.map { figure in
-      var entry: [String: Any] = [
-        "group": figure.group, "name": figure.name, "nanosecondsPerOperation": figure.nanosecondsPerOperation,
+  static func printPasses(_ passes: [PassFigure]) {
+    guard !passes.isEmpty else { return }
+    let mode = passes[0].warm ? "warm: pages touched before" : "cold: right after dlopen"
+    print("\nCATALOG PASS (one dlopen'd fixture per row, incremental pass over it alone; \(mode))")
+    print(
+      "  \(pad("classes", 8)) \(pad("fields", 8)) \(pad("marked", 7)) \(pad("scan µs", 9)) \(pad("pass µs", 9))"
+        + " \(pad("wall µs", 9)) \(pad("ns/class", 9))")
+    for pass in passes {
+      let marked = pass.markedElsewhere > 0 ? "\(pass.marked)+\(pass.markedElsewhere)" : "\(pass.marked)"
+      print(
+        "  \(pad("\(pass.classes)", 8)) \(pad("\(pass.fields)", 8)) \(pad(marked, 7))"
+          + " \(pad(micro(pass.scanNanoseconds), 9)) \(pad(micro(pass.passNanoseconds), 9))"
+          + " \(pad(micro(pass.wallNanoseconds), 9))"
+          + " \(pad(format(Double(pass.passNanoseconds) / Double(max(pass.classes, 1)), "%.1f"), 9))")
+    }
+    if passes.count >= 2, let fit = Linearity(passes.map { ($0.classes, Double($0.passNanoseconds)) }) {
+      print(
+        "  fit: pass ≈ \(format(fit.intercept / 1000, "%.1f")) µs + \(format(fit.nanosecondsPerClass, "%.2f"))"
+          + " ns × classes; worst point \(format(fit.worstResidual * 100, "%.1f"))% off the line")
+    }
+  }
+
+  static func printBars(_ bars: [Bar]) {
+    guard !bars.isEmpty else { return }
+    print("\nBARS (DESIGN.md §6; reported, not enforced)")
+    for bar in bars {
+      print("  \(bar.isMet ? "met    " : "NOT MET")  \(bar.description): \(bar.measured)")
+    }
+  }
+
+  static func writeJSON(
+    figures: [Figure], passes: [PassFigure], bars: [Bar], iterations: Int, rounds: Int, smoke: Bool, to path: String
+  ) throws {
+    let figureEntries: [[String: Any]] = figures.map { figure in
+      [
+        "group": figure.group.rawValue, "name": figure.name,
+        "nanosecondsPerOperation": figure.nanosecondsPerOperation, "operationsPerRound": figure.operations,
+        "ratios": figure.ratios.map { ["baseline": $0.baseline, "ratio": $0.ratio] },
       ]
-      if let baseline = figure.baseline { entry["baseline"] = baseline }
-      if let ratio = figure.ratio { entry["ratio"] = ratio }
-      return entry
     }
     let passEntries: [[String: Any]] = passes.map {
       [
-        "classes": $0.classes, "fields": $0.fields, "markedProperties": $0.markedProperties,
-        "markedByOtherKernelCopies": $0.markedByOtherKernelCopies,
-        "scanNanoseconds": $0.scanNanoseconds, "nanoseconds": $0.nanoseconds,
+        "fixture": $0.fixture, "classes": $0.classes, "fields": $0.fields, "markedProperties": $0.marked,
+        "markedByOtherKernelCopies": $0.markedElsewhere, "scanNanoseconds": $0.scanNanoseconds,
+        "passNanoseconds": $0.passNanoseconds, "wallNanoseconds": $0.wallNanoseconds, "warm": $0.warm,
       ]
     }
+    let environment = ProcessInfo.processInfo.environment
     let document: [String: Any] = [
-      "figures": entries, "passes": passEntries, "machine": machine(),
-      "build": ["configuration": isDebugBuild ? "debug" : "release", "smoke": smoke],
+      "date": ISO8601DateFormatter().string(from: Date()),
+      "figures": figureEntries, "passes": passEntries,
+      "bars": bars.map { ["bar": $0.description, "measured": $0.measured, "met": $0.isMet] },
+      "machine": Machine.description(),
+      "build": [
+        "configuration": isDebugBuild ? "debug" : "release", "smoke": smoke, "roundsPerFigure": rounds,
+        "iterationsPerRound": iterations, "swift": environment["BENCH_SWIFT_VERSION"] ?? "unknown",
+        "commit": environment["BENCH_GIT_COMMIT"] ?? "unknown",
+        "fixtureBuild": environment["BENCH_FIXTURE_BUILD"] ?? "unknown",
+      ],
     ]
     let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try data.write(to: url)
-  }
-
-  private static func machine() -> [String: Any] {
-    let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-    let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
-      .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) }
-    var uts = utsname()
-    uname(&uts)
-    let release = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    return [
-      "cpu": model ?? "unknown", "processors": ProcessInfo.processInfo.activeProcessorCount,
-      "memoryBytes": ProcessInfo.processInfo.physicalMemory, "kernel": release,
-    ]
   }
 
   private static var isDebugBuild: Bool {
@@ -67,4 +93,13 @@ enum Report {
       return false
     #endif
   }
+}
+
+/// `value` printed with a C format.
+func format(_ value: Double, _ specifier: String) -> String { String(format: specifier, value) }
+
+private func micro(_ nanoseconds: UInt64) -> String { format(Double(nanoseconds) / 1000, "%.1f") }
+
+private func pad(_ text: String, _ width: Int) -> String {
+  String(repeating: " ", count: max(width - text.count, 0)) + text
 }

@@ -1,10 +1,11 @@
+import BenchHosts
 import Foundation
 
 // Usage: Benchmarks [--smoke] [--cold] [--pass-only] [--json PATH] [FIXTURE.so ...]
-//   --smoke  tiny iteration counts (CI keeps the benchmarks compiling and running)
-//   --cold   time each fixture's pass right after dlopen, first-touch page faults included
-//   --pass-only  only the pass figures (Scripts/bench.sh runs each fixture in its own process)
-//   FIXTURE  catalog fixtures from Scripts/generate-catalog-fixture.py, smallest first
+//   --smoke      tiny iteration counts (CI keeps the benchmarks compiling and running)
+//   --cold       time each fixture's pass right after dlopen, first-touch page faults included
+//   --pass-only  only the catalog pass (Scripts/bench.sh repeats it in fresh processes)
+//   FIXTURE      catalog fixtures from Scripts/generate-catalog-fixture.py, smallest first
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let smoke = arguments.contains("--smoke")
@@ -17,15 +18,26 @@ if let index = arguments.firstIndex(of: "--json"), index + 1 < arguments.count {
   arguments.removeSubrange(index...(index + 1))
 }
 
-let harness = Harness(smoke: smoke)
 do {
+  let harness = Harness(smoke: smoke)
+  // The catalog fixtures first: their images must be new to the kernel when they are opened.
+  let passes = try measurePasses(fixtures: arguments, warm: !cold)
+  var figures: [Figure] = []
   if !passOnly {
-    try measureReads(harness)
-    try measureSetup(harness)
+    // The registry: every figure of the run, in table order. A plugin adds its list here.
+    let service = Service(value: 1)
+    let benchmarks =
+      try readBenchmarks(service: service) + lazyBenchmarks() + swinjectBenchmarks(service: service)
+      + setupBenchmarks(service: service) + imperativeBenchmarks()
+    figures = harness.run(benchmarks)
   }
-  let passes = try measurePasses(harness, fixtures: arguments, cold: cold)
-  Report.printTable(harness.figures)
-  try Report.writeJSON(harness.figures, passes: passes, smoke: smoke, to: jsonPath)
+  let bars = Bar.evaluate(figures, passes: passes)
+  Report.printFigures(figures)
+  Report.printPasses(passes)
+  Report.printBars(bars)
+  try Report.writeJSON(
+    figures: figures, passes: passes, bars: bars, iterations: harness.iterations, rounds: harness.rounds,
+    smoke: smoke, to: jsonPath)
   print("\nJSON: \(jsonPath)")
 } catch {
   print("benchmark failed: \(error)")

@@ -1,0 +1,56 @@
+/// One named measurement in the registry: `body(count)` performs `count` operations and returns a
+/// checksum (which keeps the work from being optimized away).
+///
+/// A new figure is one entry in a list that `main.swift` runs:
+///
+/// ```swift
+/// Benchmark(.read, "@Inject, final class", vs: Baseline.plainRead) { n in
+///   readLoop(finals, n, Reads.final)
+/// }
+/// ```
+struct Benchmark {
+  /// Where the figure goes in the table.
+  enum Group: String, CaseIterable {
+    /// One property read or resolution per operation.
+    case read
+    /// One injection commit (of one value or a batch) per operation.
+    case setup = "set-up"
+  }
+
+  let group: Group
+  let name: String
+  /// The figures this one is divided by, the first being its baseline ("2.0x" = twice as slow).
+  let baselines: [String]
+  /// Runs `iterations / divisor` operations per round, for operations far slower than a read.
+  let divisor: Int
+  let body: (Int) -> Int
+
+  init(
+    _ group: Group, _ name: String, vs baselines: String..., divisor: Int = 1,
+    _ body: @escaping (Int) -> Int
+  ) {
+    self.group = group
+    self.name = name
+    self.baselines = baselines
+    self.divisor = divisor
+    self.body = body
+  }
+}
+
+/// Names the other figures are compared with.
+enum Baseline {
+  /// The baseline of every read figure.
+  static let plainRead = "plain stored property"
+  /// What Swinject's resolve is compared with: the same dependency read through `@Inject`.
+  static let injectRead = "@Inject, final class"
+}
+
+/// `count` reads, `read` applied to the hosts in turn (the instance changes on every call); returns the
+/// sum. `hosts.count` must be a power of two.
+@inline(__always)
+func readLoop<Host>(_ hosts: [Host], _ count: Int, _ read: (Host) -> Int) -> Int {
+  let mask = hosts.count - 1
+  var sum = 0
+  for index in 0..<count { sum &+= read(hosts[index & mask]) }
+  return sum
+}

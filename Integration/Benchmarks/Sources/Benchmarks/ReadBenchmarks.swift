@@ -1,0 +1,34 @@
+import BenchHosts
+import InjectPlugin
+
+/// Reads of one dependency: a plain stored property (the baseline of every read) and `@Inject` on a
+/// final class, a subclass and a generic class, plus Swift's `lazy var` after creation.
+func readBenchmarks(service: Service) throws -> [Benchmark] {
+  try Injection.inject(Service.self).value(service)
+  try Injection.inject(Int.self).declared(in: FinalHost.self).value(1)
+  // 16 instances read in turn, so no figure can keep one value in a register.
+  let plain = (0..<16).map { _ in PlainHost(service: service) }
+  let finals = (0..<16).map { _ in FinalHost() }
+  let subclasses: [BaseHost] = (0..<16).map { _ in SubclassHost() }
+  let generics = (0..<16).map { _ in GenericHost<Int>() }
+  let lazies = (0..<16).map { _ in LazyHost() }
+  _ = readLoop(lazies, 16, Reads.swiftLazy)  // created: the figure is a read after creation
+
+  return [
+    Benchmark(.read, Baseline.plainRead) { n in readLoop(plain, n, Reads.plain) },
+    Benchmark(.read, Baseline.injectRead, vs: Baseline.plainRead) { n in readLoop(finals, n, Reads.final) },
+    Benchmark(.read, "@Inject, subclass (declared in base)", vs: Baseline.plainRead) { n in
+      readLoop(subclasses, n, Reads.subclass)
+    },
+    Benchmark(.read, "@Inject, generic class", vs: Baseline.plainRead) { n in readLoop(generics, n, Reads.generic) },
+    // The same reads of an `Int`: a class-typed value read through a getter is retained and released,
+    // a plain read of one is not, so these two show what the wrapper costs apart from reference counting.
+    Benchmark(.read, "plain stored property, Int") { n in readLoop(plain, n, Reads.plainInt) },
+    Benchmark(.read, "@Inject, final class, Int", vs: "plain stored property, Int") { n in
+      readLoop(finals, n, Reads.finalInt)
+    },
+    Benchmark(.read, "Swift lazy var after creation", vs: Baseline.plainRead) { n in
+      readLoop(lazies, n, Reads.swiftLazy)
+    },
+  ]
+}
