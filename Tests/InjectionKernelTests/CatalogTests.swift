@@ -103,7 +103,9 @@ private final class CatalogDecoder: JSONDecoder, @unchecked Sendable {
     _ = Injection.properties(of: TrackedPlugin.self)
     _ = Injection.properties(of: CountedPlugin.self)
     _ = Injection.properties(of: FixturePlugin.self)
-    #expect(Injection.catalogPasses.count == before)
+    // A pass runs only over images loaded since the last one; tests running in parallel may load a
+    // library meanwhile (seen: one extra pass in about one run in four), so only such passes may appear.
+    #expect(Injection.catalogPasses.dropFirst(before).allSatisfy { $0.images > 0 })
     let first = Injection.catalogPasses.first
     print("first catalog pass of the test process: \(first.map(String.init(describing:)) ?? "none")")
     #expect((first?.images ?? 0) > 0)

@@ -38,10 +38,12 @@ extension MarkedPropertyWrapper {
   public static func read<Owner: AnyObject>(
     _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
-    // Project only the unretained field: no retain/release of the storage on the fast path.
-    let fast = object[keyPath: storageKeyPath].storage.unretained._withUnsafeGuaranteedRef { $0.fastRead() }
-    if let value = fast { return value }
-    return object[keyPath: storageKeyPath].storage.object.read(of: object)
+    // Project only the unretained field: no retain/release of the storage. The answer comes from one
+    // immutable object whichever path found it, so the optimizer can hand it out without a retain.
+    let storage = object[keyPath: storageKeyPath].storage.unretained
+    var access = storage._withUnsafeGuaranteedRef { $0.currentAnswer() }
+    if access == nil { access = storage._withUnsafeGuaranteedRef { $0.answer(for: object) } }
+    return access.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.answer }
   }
 
   /// The write of the wrapped property of a class instance; call it from the subscript's setter.

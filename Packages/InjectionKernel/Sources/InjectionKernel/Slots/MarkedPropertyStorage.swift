@@ -1,20 +1,23 @@
 import Synchronization
 
-/// The per-instance storage of one marked property: the stored value and a cached answer for reads.
+/// The per-instance storage of one marked property: the stored value and the instance's current answer.
 ///
-/// A marker wrapper holds one of these (see ``MarkedPropertyWrapper``). Reads first try
-/// ``fastRead()``: one atomic load, one comparison against the slot's generation, and the value — no
-/// lock, no dictionary. Everything else (the first read of an instance, reads after an injection
-/// changed, getters, writes) goes through the slow path, which runs getters and setters under this
-/// instance's lock, so a getter that fills the storage runs once even when many threads read at once.
+/// A marker wrapper holds one of these (see ``MarkedPropertyWrapper``). A read whose cached answer is
+/// current takes the inlined fast path: an atomic load of `head`, one comparison against the slot's
+/// generation, and the answer — no lock, no retain. Everything else (the first read of an instance, the
+/// first read after an injection changed or after a write, getters) goes through ``answer(for:)``, which
+/// runs under this instance's lock, so a getter that fills the storage runs once even when many threads
+/// read at once.
 public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
-  // `stored` is written only under `lock` (and read without it only when a published answer says the
-  // storage is the answer); `head` is atomic; `filledOnce` is guarded by `lock`.
+  // `stored`, `slot` and `filledOnce` are guarded by `lock`; `head` is atomic and written only under
+  // `lock`; the objects it points to are immutable (see ResolvedAccess).
 
-  /// The newest `ResolvedAccess<Value>`, retained, or 0.
-  @usableFromInline let head = Atomic<UInt>(0)
+  /// The newest published answer, retained, or `nil`.
+  @usableFromInline let head = Atomic<Unmanaged<ResolvedAccess<Value>>?>(nil)
   /// The instance's own value (DeluxeInjection's ivar).
-  @usableFromInline @exclusivity(unchecked) var stored: Value?
+  private var stored: Value?
+  /// The slot of the property, once the instance has found it.
+  private unowned(unsafe) var slot: InjectionSlot?
   private let lock = KernelLock()
   private var filledOnce = false
 
@@ -25,23 +28,17 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   public init(storing value: Value) { stored = value }
 
   deinit {
-    let bits = head.load(ordering: .acquiring)
-    if let pointer = UnsafeRawPointer(bitPattern: bits) {
-      Unmanaged<ResolvedAccess<Value>>.fromOpaque(pointer).release()
-    }
+    head.load(ordering: .acquiring)?.release()
   }
 
-  /// The answer of a read when the instance's cached answer is current, otherwise `nil`.
+  /// The cached answer when it belongs to the slot's current generation, otherwise `nil`.
   @inlinable
   @inline(__always)
-  public func fastRead() -> Value? {
-    let bits = head.load(ordering: .acquiring)
-    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-    return Unmanaged<ResolvedAccess<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { access in
-      guard access.isCurrent else { return nil }
-      if access.readsStorage, let stored { return stored }
-      return access.fallback
+  func currentAnswer() -> Unmanaged<ResolvedAccess<Value>>? {
+    guard let access = head.load(ordering: .acquiring), access._withUnsafeGuaranteedRef({ $0.isCurrent }) else {
+      return nil
     }
+    return access
   }
 
   /// The value the property stores for this instance, ignoring injections (for tests and plugins).
@@ -55,100 +52,83 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   // MARK: Slow paths
 
-  /// Reads the property of `object` that this storage belongs to.
-  public func read(of object: AnyObject) -> Value {
+  /// The answer to a read of `object`'s property when ``currentAnswer()`` has none: computed under the
+  /// instance's lock, then published for the next reads, or — for getters, which run on every read —
+  /// kept alive by the reading thread (``TransientAnswers``). Stops the program for a non-optional
+  /// property with nothing injected and nothing stored.
+  @usableFromInline
+  @inline(never)
+  func answer(for object: AnyObject) -> Unmanaged<ResolvedAccess<Value>> {
+    TransientAnswers.drop()
+    // A shared value is created outside the instance's lock (its factory may read other properties).
     let (slot, injection, generation) = resolve(object)
-    let original = OriginalAccessor<Value>(slot: slot)
-    switch injection?.read ?? .original {
-    case .original:
-      let value = lock.withLock { stored }
-      publish(slot, generation, readsStorage: true, fallback: slot.noneValue as? Value, injection)
-      return original.get(value)
-    case .value(let value):
-      publish(slot, generation, readsStorage: true, fallback: value, injection)
-      return lock.withLock { stored } ?? value
-    case .shared(let shared):
-      let value = shared.get()
-      publish(slot, generation, readsStorage: true, fallback: value, injection)
-      return lock.withLock { stored } ?? value
-    case .getter(let getter):
-      publish(slot, generation, readsStorage: false, fallback: nil, injection)
-      return lock.withLock { getter(object, &stored, original) }
-    case .fill(let factory, let once):
-      let value = lock.withLock { () -> Value? in
+    let shared: Value? = if case .shared(let value)? = injection?.read { value.get() } else { nil }
+    return lock.withLock {
+      if let current = head.load(ordering: .acquiring), current.takeUnretainedValue().generation == generation {
+        return current  // another reader published this generation's answer meanwhile
+      }
+      let original = OriginalAccessor<Value>(slot: slot)
+      let answer: Value
+      switch injection?.read ?? .original {
+      case .original:
+        answer = original.get(stored)
+      case .value(let value):
+        answer = stored ?? value
+      case .shared:
+        answer = stored ?? shared.unsafelyUnwrapped
+      case .getter(let getter):
+        let access = ResolvedAccess(
+          slot: slot, generation: 0, answer: getter(object, &stored, original), injection: injection)
+        TransientAnswers.hold(access)
+        return Unmanaged.passUnretained(access)
+      case .fill(let factory, let once):
         if stored == nil, !(once && filledOnce) {
           stored = factory(object)
           filledOnce = true
         }
-        return stored
+        answer = original.get(stored)
       }
-      publish(slot, generation, readsStorage: true, fallback: nil, injection)
-      return original.get(value)
+      let access = ResolvedAccess(slot: slot, generation: generation, answer: answer, injection: injection)
+      // Readers on other threads may still be using the answer being replaced: the new one keeps it.
+      access.previous = head.load(ordering: .acquiring)?.takeRetainedValue()
+      let published = Unmanaged.passRetained(access)
+      head.store(published, ordering: .releasing)
+      return published
     }
   }
 
   /// Writes `newValue` to the property of `object` that this storage belongs to.
   public func write(_ newValue: Value, of object: AnyObject) {
+    TransientAnswers.drop()
     let (slot, injection, _) = resolve(object)
     let original = OriginalAccessor<Value>(slot: slot)
-    lock.withLock {
+    let dropped = lock.withLock {
       if let setter = injection?.write {
         setter(object, &stored, newValue, original)
       } else {
         original.set(&stored, newValue)
       }
+      // The next read computes its answer afresh; no read of this instance runs during a write.
+      return head.exchange(nil, ordering: .acquiringAndReleasing)
     }
+    dropped?.release()
   }
 
   /// The slot, and its injection at a generation, preferring the instance's cached answer.
-  private func resolve(_ object: AnyObject) -> (
-    InjectionSlot, PropertyInjection<Value>?, UInt
-  ) {
-    let slot: InjectionSlot
-    if let current = currentAccess() {
-      if current.isCurrent { return (current.slot, current.injection, current.generation) }
-      slot = current.slot
-    } else {
-      slot = SlotRegistry.shared.slot(for: object, storage: self, valueType: Value.self)
+  private func resolve(_ object: AnyObject) -> (InjectionSlot, PropertyInjection<Value>?, UInt) {
+    if let current = currentAnswer() {
+      let access = current.takeUnretainedValue()
+      return (access.slot, access.injection, access.generation)
     }
+    let slot = lock.withLock { self.slot } ?? findSlot(object)
     let (injection, generation) = slot.snapshot()
     // The kernel installs only injections whose value type is the slot's (checked at commit time).
     return (slot, injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }, generation)
   }
 
-  private func currentAccess() -> ResolvedAccess<Value>? {
-    let bits = head.load(ordering: .acquiring)
-    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-    return Unmanaged<ResolvedAccess<Value>>.fromOpaque(pointer).takeUnretainedValue()
-  }
-
-  /// Makes `head` answer reads at `generation`, unless it already does.
-  private func publish(
-    _ slot: InjectionSlot, _ generation: UInt, readsStorage: Bool, fallback: Value?,
-    _ injection: PropertyInjection<Value>?
-  ) {
-    var expected = head.load(ordering: .acquiring)
-    if let pointer = UnsafeRawPointer(bitPattern: expected) {
-      let current = Unmanaged<ResolvedAccess<Value>>.fromOpaque(pointer).takeUnretainedValue()
-      if current.generation == generation, current.readsStorage == readsStorage { return }
-    }
-    let access = ResolvedAccess(
-      slot: slot, generation: generation, readsStorage: readsStorage, fallback: fallback, injection: injection)
-    let desired = UInt(bitPattern: Unmanaged.passRetained(access).toOpaque())
-    while true {
-      // `head`'s reference moves into `previous`; readers holding the old answer stay safe.
-      access.previous = UnsafeRawPointer(bitPattern: expected).map {
-        Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()
-      }
-      let (exchanged, actual) = head.compareExchange(
-        expected: expected, desired: desired, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-      if exchanged {
-        if let pointer = UnsafeRawPointer(bitPattern: expected) {
-          Unmanaged<AnyObject>.fromOpaque(pointer).release()  // `previous` holds it now
-        }
-        return
-      }
-      expected = actual
-    }
+  private func findSlot(_ object: AnyObject) -> InjectionSlot {
+    let found = SlotRegistry.shared.slot(for: object, storage: self, valueType: Value.self)
+    lock.withLock { slot = found }
+    return found
   }
 }
