@@ -43,6 +43,9 @@ public final class Counter: Sendable {
   /// Adds one.
   public func increment() { value.add(1, ordering: .relaxed) }
 
+  /// Subtracts one.
+  public func decrement() { value.subtract(1, ordering: .relaxed) }
+
   /// The count so far.
   public var count: Int { value.load(ordering: .relaxed) }
 }

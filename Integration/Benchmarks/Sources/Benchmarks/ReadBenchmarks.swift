@@ -13,6 +13,12 @@ func readBenchmarks(service: Service) throws -> [Benchmark] {
   let generics = (0..<16).map { _ in GenericHost<Int>() }
   let lazies = (0..<16).map { _ in LazyHost() }
   _ = readLoop(lazies, 16, Reads.swiftLazy)  // created: the figure is a read after creation
+  // Borrowed views of the same hosts (the arrays above keep them alive).
+  let (borrowedPlain, borrowedFinals) = (plain.map(Unmanaged.passUnretained), finals.map(Unmanaged.passUnretained))
+  let (borrowedSubclasses, borrowedGenerics) = (
+    subclasses.map(Unmanaged.passUnretained), generics.map(Unmanaged.passUnretained)
+  )
+  let borrowedLazies = lazies.map(Unmanaged.passUnretained)
 
   return [
     Benchmark(.read, Baseline.plainRead) { n in readLoop(plain, n, Reads.plain) },
@@ -29,6 +35,20 @@ func readBenchmarks(service: Service) throws -> [Benchmark] {
     },
     Benchmark(.read, "Swift lazy var after creation", vs: Baseline.plainRead) { n in
       readLoop(lazies, n, Reads.swiftLazy)
+    },
+    // The same reads with the host borrowed by the caller.
+    Benchmark(.read, Baseline.plainBorrowedRead) { n in borrowedReadLoop(borrowedPlain, n, Reads.plain) },
+    Benchmark(.read, "@Inject, final class, borrowed host", vs: Baseline.plainBorrowedRead) { n in
+      borrowedReadLoop(borrowedFinals, n, Reads.final)
+    },
+    Benchmark(.read, "@Inject, subclass, borrowed host", vs: Baseline.plainBorrowedRead) { n in
+      borrowedReadLoop(borrowedSubclasses, n, Reads.subclass)
+    },
+    Benchmark(.read, "@Inject, generic class, borrowed host", vs: Baseline.plainBorrowedRead) { n in
+      borrowedReadLoop(borrowedGenerics, n, Reads.generic)
+    },
+    Benchmark(.read, "Swift lazy var after creation, borrowed host", vs: Baseline.plainBorrowedRead) { n in
+      borrowedReadLoop(borrowedLazies, n, Reads.swiftLazy)
     },
   ]
 }

@@ -21,7 +21,9 @@ extension Injection {
     let rules = InjectionRules()
     try block(rules)
     let scope = rules[CompletenessScope.self]
-    return try commit(rules) { plan in
+    // Only the properties the check looks at are listed as empty: finding the state of the others
+    // would grow with every marked property loaded in the process.
+    return try commit(rules, listingEmptyWhere: scope.membership()) { plan in
       let missing = scope.missing(in: plan)
       if !missing.isEmpty { throw InjectionError.missingInjections(missing) }
     }
@@ -67,26 +69,30 @@ struct CompletenessScope: RuleOptionKey {
   var classes: [AnyClass] = []
   var modules: [String] = []
 
-  func contains(_ property: PropertyDescriptor) -> Bool {
-    if classes.isEmpty && modules.isEmpty { return true }
-    if classes.contains(where: { property.isInherited(by: $0) || isAncestor($0, of: property.declaringClass) }) {
-      return true
+  /// Whether the check looks at a property: declared in a scope class, a superclass of one (inherited
+  /// by it) or a subclass of one, or in a scope module. Class identities are collected once.
+  func membership() -> @Sendable (PropertyDescriptor) -> Bool {
+    guard isEnabled else { return { _ in false } }
+    if classes.isEmpty && modules.isEmpty { return { _ in true } }
+    let scopeClasses = Set(classes.map(ObjectIdentifier.init))
+    let inheritedFrom = Set(classes.flatMap(Self.lineage).map(ObjectIdentifier.init))
+    let modulePrefixes = modules.map { $0 + "." }
+    return { property in
+      inheritedFrom.contains(ObjectIdentifier(property.declaringClass))
+        || Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) }
+        || modulePrefixes.contains { property.className.hasPrefix($0) }
     }
-    return modules.contains { property.className.hasPrefix($0 + ".") }
   }
 
-  /// `Module.Owner.property: Type (Plugin)` for each property in scope left without an injection, sorted.
+  /// `cls` and its superclasses.
+  private static func lineage(of cls: AnyClass) -> [AnyClass] {
+    Array(sequence(first: cls, next: { _getSuperclass($0) }))
+  }
+
+  /// `Module.Owner.property: Type (Plugin)` for each property in scope left without an injection, sorted
+  /// (the plan of a block lists only the empty properties in scope, see ``membership()``).
   func missing(in plan: InjectionPlan) -> [String] {
     guard isEnabled else { return [] }
-    return plan.emptyProperties.filter(contains).map { "\($0) (\($0.plugin?.name ?? "unmarked"))" }.sorted()
-  }
-
-  private func isAncestor(_ ancestor: AnyClass, of cls: AnyClass) -> Bool {
-    var current: AnyClass? = cls
-    while let candidate = current {
-      if candidate == ancestor { return true }
-      current = _getSuperclass(candidate)
-    }
-    return false
+    return plan.emptyProperties.map { "\($0) (\($0.plugin?.name ?? "unmarked"))" }.sorted()
   }
 }

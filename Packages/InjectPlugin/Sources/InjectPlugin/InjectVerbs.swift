@@ -66,6 +66,10 @@ extension InjectSelection {
 extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatype {
   /// Injects `object` held weakly: reads return it while it lives and `nil` (or the stored value)
   /// afterwards. For optional class-typed properties such as `@Inject var delegate: Delegate?`.
+  ///
+  /// Like every getter's answer, the object a read returned stays alive on the reading thread until
+  /// that thread's next read or write that is not served from an instance's cached answer; so once its
+  /// owners let go, it is deallocated at the latest when that thread reads the property again.
   @discardableResult
   public func weak(_ object: AnyObject) throws -> InjectionPlan? {
     let reference = WeakReference(object)

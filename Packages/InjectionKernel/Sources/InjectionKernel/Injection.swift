@@ -14,23 +14,29 @@ public enum Injection {
   /// ``InjectionError/typeMismatch(property:expected:given:)`` and applies nothing.
   @discardableResult
   public static func commit(_ rules: InjectionRules) throws -> InjectionPlan {
-    try commit(rules, listingEmptyProperties: false, validate: { _ in })
+    try commit(rules, listingEmpty: nil, validate: { _ in })
   }
 
   /// Applies a batch atomically after `validate` accepted its plan (throwing from `validate` applies
   /// nothing). Entry points such as the imperative block use this for their own checks.
+  ///
+  /// The plan's ``InjectionPlan/emptyProperties`` lists the properties for which `listingEmptyWhere`
+  /// returns `true` (every property by default); a check that looks at a few classes saves the work of
+  /// finding the state of all the others, which grows with every marked property the process has loaded.
   @discardableResult
-  public static func commit(_ rules: InjectionRules, validate: (InjectionPlan) throws -> Void) throws
-    -> InjectionPlan
-  {
-    try commit(rules, listingEmptyProperties: true, validate: validate)
+  public static func commit(
+    _ rules: InjectionRules, listingEmptyWhere isListed: @escaping (PropertyDescriptor) -> Bool = { _ in true },
+    validate: (InjectionPlan) throws -> Void
+  ) throws -> InjectionPlan {
+    try commit(rules, listingEmpty: isListed, validate: validate)
   }
 
   private static func commit(
-    _ rules: InjectionRules, listingEmptyProperties: Bool, validate: (InjectionPlan) throws -> Void
+    _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
+    validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
     try RuleLog.shared.withCommitLock { log in
-      let plan = try makePlan(rules, log: log, listingEmptyProperties: listingEmptyProperties)
+      let plan = try makePlan(rules, log: log, listingEmpty: isListed)
       try validate(plan)
       let generation = log.nextGeneration()
       let slots = plan.entries.map {
@@ -47,7 +53,7 @@ public enum Injection {
 
   /// Computes what committing `rules` would do, without applying it (a dry run).
   public static func plan(_ rules: InjectionRules) throws -> InjectionPlan {
-    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmptyProperties: true) }
+    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: { _ in true }) }
   }
 
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the

@@ -20,8 +20,8 @@
 /// }
 /// ```
 ///
-/// Reads take an inlined fast path (an atomic load and a generation check, no lock) once an instance
-/// has read the property; see ``MarkedPropertyStorage``.
+/// Reads take an inlined fast path (an atomic load and a generation check, no lock, no retain of the
+/// answer) once an instance has read the property; see ``MarkedPropertyStorage``.
 public protocol MarkedPropertyWrapper: InjectionMarker {
   /// The per-instance storage; created with the wrapper, never replaced for class owners. It must be the
   /// wrapper's first stored property: an instance's first access finds its property by looking for the

@@ -18,8 +18,9 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   /// Selections that matched no property (`PropertySelection.description`).
   public let unmatchedSelections: [String]
   /// Cataloged marked properties (of every plugin) that have no injection after the batch. Listed by dry
-  /// runs (``Injection/plan(_:)``) and validated commits (``Injection/commit(_:validate:)``, which the
-  /// imperative block uses); empty for a plain ``Injection/commit(_:)``, which skips that work.
+  /// runs (``Injection/plan(_:)``) and validated commits (``Injection/commit(_:listingEmptyWhere:validate:)``,
+  /// which the imperative block uses, limited to what its check looks at); empty for a plain
+  /// ``Injection/commit(_:)``, which skips that work.
   public let emptyProperties: [PropertyDescriptor]
   /// How many catalog passes planning the batch requested: 1, however many plugins' verbs it holds.
   public let catalogPasses: Int

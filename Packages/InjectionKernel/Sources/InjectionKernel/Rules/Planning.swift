@@ -1,9 +1,10 @@
 /// Planning a batch (commit lock held): which properties each rule selects, what each will have, what
 /// matched nothing and what stays empty. Commits and dry runs share it.
 extension Injection {
-  /// The plan of `rules` against the catalog and the committed state.
-  static func makePlan(_ rules: InjectionRules, log: RuleLog, listingEmptyProperties: Bool) throws
-    -> InjectionPlan
+  /// The plan of `rules` against the catalog and the committed state; the empty properties for which
+  /// `isListed` returns `true` are listed (none without it).
+  static func makePlan(_ rules: InjectionRules, log: RuleLog, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?)
+    throws -> InjectionPlan
   {
     let named = rules.changes.flatMap { change -> [AnyClass] in
       switch change {
@@ -69,10 +70,12 @@ extension Injection {
         property: property, injection: state[property] ?? nil, replacesInjection: committed(property) != nil,
         ruleCount: counts[property] ?? 0)
     }.sorted { $0.property.description < $1.property.description }
-    // Every property's state is needed only to list the empty ones (dry runs, validated commits).
+    // A property's state is needed only to list the empty ones (dry runs, validated commits); the
+    // filter runs first, as finding the committed state of a property without a slot walks the log.
     let empty =
-      listingEmptyProperties
-      ? properties.filter { current($0) == nil }.sorted { $0.description < $1.description } : []
+      isListed.map { isListed in
+        properties.filter { isListed($0) && current($0) == nil }.sorted { $0.description < $1.description }
+      } ?? []
     return InjectionPlan(
       entries: entries, unmatchedSelections: unmatched, emptyProperties: empty, catalogPasses: log.refreshCount)
   }
