@@ -63,9 +63,9 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
     // A shared value is created outside the instance's lock (its factory may read other properties).
     let (slot, injection, generation) = resolve(object)
     let shared: Value? = if case .shared(let value)? = injection?.read { value.get() } else { nil }
-    return lock.withLock {
-      if let current = head.load(ordering: .acquiring), current.takeUnretainedValue().generation == generation {
-        return current  // another reader published this generation's answer meanwhile
+    let (access, isTransient) = lock.withLock { () -> (ResolvedAccess<Value>, Bool) in
+      if let current = head.load(ordering: .acquiring)?.takeUnretainedValue(), current.generation == generation {
+        return (current, false)  // another reader published this generation's answer meanwhile
       }
       let original = OriginalAccessor<Value>(slot: slot)
       let answer: Value
@@ -77,10 +77,8 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
       case .shared:
         answer = stored ?? shared.unsafelyUnwrapped
       case .getter(let getter):
-        let access = ResolvedAccess(
-          slot: slot, generation: 0, answer: getter(object, &stored, original), injection: injection)
-        TransientAnswers.hold(access)
-        return Unmanaged.passUnretained(access)
+        let value = getter(object, &stored, original)
+        return (ResolvedAccess(slot: slot, generation: 0, answer: value, injection: injection), true)
       case .fill(let factory, let once):
         if stored == nil, !(once && filledOnce) {
           stored = factory(object)
@@ -91,10 +89,13 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
       let access = ResolvedAccess(slot: slot, generation: generation, answer: answer, injection: injection)
       // Readers on other threads may still be using the answer being replaced: the new one keeps it.
       access.previous = head.load(ordering: .acquiring)?.takeRetainedValue()
-      let published = Unmanaged.passRetained(access)
-      head.store(published, ordering: .releasing)
-      return published
+      head.store(Unmanaged.passRetained(access), ordering: .releasing)
+      return (access, false)
     }
+    // Outside the lock: holding may release this thread's previous answer, whose deinit may read this
+    // very property.
+    if isTransient { TransientAnswers.hold(access) }
+    return Unmanaged.passUnretained(access)  // kept alive by `head` or by this thread
   }
 
   /// Writes `newValue` to the property of `object` that this storage belongs to.
