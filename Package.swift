@@ -11,7 +11,12 @@ let package = Package(
     .library(name: "ImperativePlugin", targets: ["ImperativePlugin"]),
   ],
   targets: [
-    .target(name: "InjectionKernel", path: "Packages/InjectionKernel/Sources/InjectionKernel"),
+    .target(
+      name: "InjectionKernel", dependencies: ["InjectionReadSections"],
+      path: "Packages/InjectionKernel/Sources/InjectionKernel"),
+    // The kernel's read sections (thread-local reader records and the writer's wait), in C: Swift has no
+    // thread-local storage that an inlined read can reach in one instruction.
+    .target(name: "InjectionReadSections", path: "Packages/InjectionKernel/Sources/InjectionReadSections"),
     .target(
       name: "InjectPlugin", dependencies: ["InjectionKernel"], path: "Packages/InjectPlugin/Sources/InjectPlugin"),
     .target(name: "LazyPlugin", dependencies: ["InjectionKernel"], path: "Packages/LazyPlugin/Sources/LazyPlugin"),
@@ -47,7 +52,7 @@ let package = Package(
 )
 
 // Language settings shared by every target.
-for target in package.targets {
+for target in package.targets where target.name != "InjectionReadSections" {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   target.swiftSettings = settings

@@ -57,7 +57,16 @@ private final class SharedService: Sendable {
 
 private final class Delegate: Sendable {}
 
-private final class WeakHost {
+private final class RaceBox: Sendable {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+}
+
+private final class RaceHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var value: RaceBox?
+}
+
+private final class WeakHost: @unchecked Sendable {  // marked properties are atomic
   @Inject var delegate: Delegate?
 }
 
@@ -177,17 +186,32 @@ private final class IdentityLog: @unchecked Sendable {  // `seen` is guarded by 
     #expect(SharedService.created.load(ordering: .relaxed) == 1)
   }
 
-  @Test func weakValueIsReleased() throws {
+  @Test func weakValueIsReleasedWhenItsLastOwnerLetsGo() throws {
     let host = WeakHost()
     var delegate: Delegate? = Delegate()
     weak let observer = delegate
     try Injection.inject(Delegate?.self).declared(in: WeakHost.self).weak(delegate!)
     #expect(host.delegate === delegate)
+    // Another thread reads it once and then does nothing else: the library keeps nothing for it.
+    let readElsewhere = Counter()
+    concurrently(threads: 1) { _ in if host.delegate != nil { readElsewhere.increment() } }
+    #expect(readElsewhere.count == 1)
     delegate = nil
-    // The reading thread keeps the answer of its last getter read until its next one (see the kernel's
-    // TransientAnswers): the object is gone once this thread reads again, and the read says so.
-    #expect(host.delegate == nil)
     #expect(observer == nil)
+    #expect(host.delegate == nil)
+  }
+
+  @Test func aWriteRacingReadsOfOneInstanceReturnsTheOldOrTheNewValue() throws {
+    try Injection.inject(RaceBox?.self).declared(in: RaceHost.self).value(RaceBox(-1))
+    let host = RaceHost()
+    let bad = Counter()
+    whileWriting(readers: 4) {
+      for k in 0..<20_000 { host.value = RaceBox(k) }
+    } read: {
+      if let id = host.value?.id, id < -1 || id >= 20_000 { bad.increment() }
+    }
+    #expect(bad.count == 0)
+    #expect(host.value?.id == 19_999)
   }
 
   @Test func wrongTypeThrowsAndChangesNothing() throws {

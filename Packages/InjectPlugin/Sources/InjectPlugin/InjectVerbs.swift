@@ -66,10 +66,8 @@ extension InjectSelection {
 extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatype {
   /// Injects `object` held weakly: reads return it while it lives and `nil` (or the stored value)
   /// afterwards. For optional class-typed properties such as `@Inject var delegate: Delegate?`.
-  ///
-  /// Like every getter's answer, the object a read returned stays alive on the reading thread until
-  /// that thread's next read or write that is not served from an instance's cached answer; so once its
-  /// owners let go, it is deallocated at the latest when that thread reads the property again.
+  /// The injection does not keep `object` alive: it is deallocated as soon as its last owner lets go
+  /// (a read's caller owns what the read returned, as with any property).
   @discardableResult
   public func weak(_ object: AnyObject) throws -> InjectionPlan? {
     let reference = WeakReference(object)

@@ -35,20 +35,22 @@ public enum Injection {
     _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
-    try RuleLog.shared.withCommitLock { log in
+    let (plan, retired) = try RuleLog.shared.withCommitLock { log in
       let plan = try makePlan(rules, log: log, listingEmpty: isListed)
       try validate(plan)
-      let generation = log.nextGeneration()
       let slots = plan.entries.map {
         SlotRegistry.shared.slotHoldingCommitLock(for: $0.property, log: log)
       }
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
-      for (slot, entry) in zip(slots, plan.entries) { slot.install(entry.injection, generation: generation) }
+      let retired = zip(slots, plan.entries).map { slot, entry in slot.install(entry.injection) }
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
       for change in rules.changes { log.record(change) }
       for action in rules.commitActions { action() }
-      return plan
+      return (plan, retired)
     }
+    // Outside the commit lock: releasing a replaced value runs its deinit, which may read properties.
+    ReadSection.retire(retired)
+    return plan
   }
 
   /// Computes what committing `rules` would do, without applying it (a dry run).

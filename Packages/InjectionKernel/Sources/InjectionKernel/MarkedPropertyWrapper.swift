@@ -20,8 +20,8 @@
 /// }
 /// ```
 ///
-/// Reads take an inlined fast path (an atomic load and a generation check, no lock, no retain of the
-/// answer) once an instance has read the property; see ``MarkedPropertyStorage``.
+/// Reads take an inlined fast path (a few atomic loads inside a read section, no lock, no allocation)
+/// once an instance has read the property; see ``MarkedPropertyStorage``.
 public protocol MarkedPropertyWrapper: InjectionMarker {
   /// The per-instance storage; created with the wrapper, never replaced for class owners. It must be the
   /// wrapper's first stored property: an instance's first access finds its property by looking for the
@@ -38,12 +38,10 @@ extension MarkedPropertyWrapper {
   public static func read<Owner: AnyObject>(
     _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
-    // Project only the unretained field: no retain/release of the storage. The answer comes from one
-    // immutable object whichever path found it, so the optimizer can hand it out without a retain.
+    // Project only the unretained field: no retain/release of the storage (the instance keeps it alive).
     let storage = object[keyPath: storageKeyPath].storage.unretained
-    var access = storage._withUnsafeGuaranteedRef { $0.currentAnswer() }
-    if access == nil { access = storage._withUnsafeGuaranteedRef { $0.answer(for: object) } }
-    return access.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.answer }
+    if let served = storage._withUnsafeGuaranteedRef({ $0.servedAnswer() }) { return served }
+    return storage._withUnsafeGuaranteedRef { $0.answer(for: object) }
   }
 
   /// The write of the wrapped property of a class instance; call it from the subscript's setter.

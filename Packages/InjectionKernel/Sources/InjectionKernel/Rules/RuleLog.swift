@@ -22,7 +22,7 @@ private func currentThreadID() -> UInt {
 ///
 /// Its lock is the commit lock: commits and slot creation are ordered by it, so a slot is either
 /// created before a commit (and the commit installs into it) or after (and reads the new rules).
-final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guarded by `lock`
+final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guarded by `lock`
   static let shared = RuleLog()
 
   private struct Rule {
@@ -47,8 +47,6 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
   /// Where the live rule with each structural key sits in `rules`.
   private var positionByKey: [PropertySelection.StructuralKey: Int] = [:]
   private var replacedCount = 0
-  /// The generation the last commit installed; slots start at 1.
-  private(set) var generation: UInt = 1
 
   /// Runs `body` holding the commit lock.
   func withCommitLock<Result>(_ body: (RuleLog) throws -> Result) rethrows -> Result {
@@ -100,12 +98,6 @@ final class RuleLog: @unchecked Sendable {  // `rules` and `generation` are guar
       rules = rules.filter { $0 != nil && $0?.selection.plugin != plugin }
       reindex()
     }
-  }
-
-  /// Advances the generation for a commit (commit lock held).
-  func nextGeneration() -> UInt {
-    generation += 1
-    return generation
   }
 
   private func append(_ rule: Rule) {

@@ -4,12 +4,13 @@ import Synchronization
 ///
 /// Every instance of the declaring class and its subclasses reads through the same slot, so installing
 /// or removing an injection changes all of them at once. Slots live as long as the process (there is one
-/// per property and specialization), which lets instance caches refer to them without reference counting.
-public final class InjectionSlot: @unchecked Sendable {  // `injection` is guarded by `lock`; `generation` is atomic
+/// per property and specialization), which lets instances refer to them without reference counting.
+public final class InjectionSlot: @unchecked Sendable {  // `injection` is guarded by `lock`; `answer` is atomic
   /// The property this slot serves.
   public let property: PropertyDescriptor
-  /// Changes whenever the injection changes; instance caches compare against it.
-  @usableFromInline let generation = Atomic<UInt>(1)
+  /// The retained address of the ``SlotAnswer`` of the current injection, or 0 until a read builds it.
+  /// Written only under `lock`; read by fast reads inside a ``ReadSection``.
+  @usableFromInline let answer = Atomic<UInt>(0)
   private let lock = KernelLock()
   private var injection: AnyPropertyInjection?
   private var replacements = 0
@@ -29,21 +30,47 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
     }
   }
 
-  /// The current injection and the generation it belongs to, read together.
-  func snapshot() -> (injection: AnyPropertyInjection?, generation: UInt) {
-    lock.withLock { (injection, generation.load(ordering: .relaxed)) }
-  }
-
   /// The current injection, if any.
   public var currentInjection: AnyPropertyInjection? { lock.withLock { injection } }
 
-  /// Installs `newInjection` (or removes the injection with `nil`) under `generation`.
-  func install(_ newInjection: AnyPropertyInjection?, generation newGeneration: UInt) {
+  /// The current injection, typed; the kernel installs only injections of the slot's value type
+  /// (checked when rules commit).
+  func injection<Value>(as type: Value.Type) -> PropertyInjection<Value>? {
+    currentInjection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
+  }
+
+  /// Installs `newInjection` (or removes the injection with `nil`) and returns the retained address of
+  /// the answer it unpublished (0 if none), which the caller must retire through ``ReadSection``.
+  func install(_ newInjection: AnyPropertyInjection?) -> UInt {
     lock.withLock {
       if injection != nil, newInjection != nil { replacements += 1 }
       injection = newInjection
-      generation.store(newGeneration, ordering: .releasing)
+      return answer.exchange(0, ordering: .acquiringAndReleasing)
     }
+  }
+
+  /// The published answer and the injection it belongs to, built and published now if needed.
+  func servedAnswer<Value>(as type: Value.Type) -> (SlotAnswer<Value>, PropertyInjection<Value>?) {
+    lock.withLock {
+      let current = injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
+      let bits = answer.load(ordering: .acquiring)
+      if bits != 0 {
+        return (Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue(), current)
+      }
+      let built = SlotAnswer<Value>(injection: current, none: noneValue as? Value)
+      answer.store(UInt(bitPattern: Unmanaged.passRetained(built).toOpaque()), ordering: .releasing)
+      return (built, current)
+    }
+  }
+
+  /// Unpublishes `stale` if it is still the published answer (a shared value was created since it was
+  /// built), so that the next read builds one that serves the value.
+  func refreshAnswer<Value>(replacing stale: SlotAnswer<Value>) {
+    let staleBits = UInt(bitPattern: Unmanaged.passUnretained(stale).toOpaque())
+    let retired = lock.withLock {
+      answer.compareExchange(expected: staleBits, desired: 0, ordering: .acquiringAndReleasing).exchanged
+    }
+    if retired { ReadSection.retire(staleBits) }
   }
 
   /// How many times an injection was replaced by another one without a rejection in between.

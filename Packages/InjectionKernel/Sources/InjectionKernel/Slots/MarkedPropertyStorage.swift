@@ -1,135 +1,190 @@
 import Synchronization
 
-/// The per-instance storage of one marked property: the stored value and the instance's current answer.
+/// The per-instance storage of one marked property: the instance's stored value, if any, and the slot
+/// of the property once the instance has found it.
 ///
-/// A marker wrapper holds one of these (see ``MarkedPropertyWrapper``). A read whose cached answer is
-/// current takes the inlined fast path: an atomic load of `head`, one comparison against the slot's
-/// generation, and the answer — no lock, no retain. Everything else (the first read of an instance, the
-/// first read after an injection changed or after a write, getters) goes through ``answer(for:)``, which
-/// runs under this instance's lock, so a getter that fills the storage runs once even when many threads
-/// read at once.
+/// A marker wrapper holds one of these (see ``MarkedPropertyWrapper``). A read takes the inlined fast
+/// path when the slot is known and its answer can be served: inside a ``ReadSection`` it loads the
+/// slot's published answer and this instance's stored value and copies out the one that applies — no
+/// lock, no allocation. Everything else (an instance's first read, getters, fills, nothing injected)
+/// goes through ``answer(for:)``. Writes, fills and getters that change the storage run under this
+/// instance's lock and publish a new immutable box; the replaced box is released once no read section
+/// can still be using it, before the write returns. A read racing with a write of the same instance
+/// therefore returns the old or the new value, as an Objective-C `atomic` property does.
 public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
-  // `stored`, `slot` and `filledOnce` are guarded by `lock`; `head` is atomic and written only under
-  // `lock`; the objects it points to are immutable (see ResolvedAccess).
+  // `state` and `slotAddress` are atomic; `state` is written only under `lock`. Everything they point to
+  // is immutable (StoredValue, SlotAnswer) or immortal (InjectionSlot).
 
-  /// The newest published answer, retained, or `nil`.
-  @usableFromInline let head = Atomic<Unmanaged<ResolvedAccess<Value>>?>(nil)
-  /// The instance's own value (DeluxeInjection's ivar).
-  private var stored: Value?
-  /// The slot of the property, once the instance has found it.
-  private unowned(unsafe) var slot: InjectionSlot?
-  private let lock = KernelLock()
-  private var filledOnce = false
+  /// The retained address of the instance's ``StoredValue`` (0: nothing stored), with `filledFlag`.
+  @usableFromInline let state: Atomic<UInt>
+  /// The address of the property's ``InjectionSlot`` (never deallocated), or 0 until the first access.
+  @usableFromInline let slotAddress = Atomic<UInt>(0)
+  private let lock = Mutex<Void>(())
+
+  /// Set in `state` once a fill created this instance's value (for fills that run once per instance).
+  private static var filledFlag: UInt { 1 }
+  /// The bits of `state` that hold the box's address (boxes are at least 2-byte aligned).
+  @usableFromInline static var addressMask: UInt { ~1 }
 
   /// Empty storage.
-  public init() {}
+  public init() { state = Atomic(0) }
 
   /// Storage that already holds `value` (for `@Marker var x = value`).
-  public init(storing value: Value) { stored = value }
+  public init(storing value: Value) { state = Atomic(Self.retainedBox(value)) }
 
   deinit {
-    head.load(ordering: .acquiring)?.release()
+    // No read can run: readers hold the instance that owns this storage.
+    Self.release(box: state.load(ordering: .acquiring))
   }
 
-  /// The cached answer when it belongs to the slot's current generation, otherwise `nil`.
+  // MARK: Fast path
+
+  /// The answer of a read when the fast path can serve it, otherwise `nil` (take ``answer(for:)``).
   @inlinable
   @inline(__always)
-  func currentAnswer() -> Unmanaged<ResolvedAccess<Value>>? {
-    guard let access = head.load(ordering: .acquiring), access._withUnsafeGuaranteedRef({ $0.isCurrent }) else {
-      return nil
-    }
-    return access
+  func servedAnswer() -> Value? {
+    ReadSection.enter()
+    defer { ReadSection.exit() }
+    let slot = slotAddress.load(ordering: .acquiring)
+    guard slot != 0 else { return nil }
+    let answerBits = Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: slot).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.answer.load(ordering: .acquiring) }
+    guard answerBits != 0 else { return nil }
+    let stored = state.load(ordering: .acquiring) & Self.addressMask
+    return Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: answerBits).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { answer -> Value? in
+        guard answer.isServedByReads else { return nil }
+        guard stored != 0 else { return answer.fallback }
+        return Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped)
+          ._withUnsafeGuaranteedRef { $0.value }
+      }
   }
 
+  // MARK: Stored value
+
   /// The value the property stores for this instance, ignoring injections (for tests and plugins).
-  public var storedValue: Value? { lock.withLock { stored } }
+  public var storedValue: Value? { locked { storedHoldingLock() } }
 
   /// Replaces the stored value directly, for owners without a class instance (structs, `static`
   /// properties); `nil` of an optional value type empties the storage.
   public func setStoredValue(_ value: Value) {
-    lock.withLock { stored = OptionalCheck.isNone(value) ? nil : value }
+    let retired = locked { publishHoldingLock(OptionalCheck.isNone(value) ? nil : value) }
+    ReadSection.retire(retired)
   }
 
   // MARK: Slow paths
 
-  /// The answer to a read of `object`'s property when ``currentAnswer()`` has none: computed under the
-  /// instance's lock, then published for the next reads, or — for getters, which run on every read —
-  /// kept alive by the reading thread (``TransientAnswers``). Stops the program for a non-optional
-  /// property with nothing injected and nothing stored.
+  /// The answer to a read of `object`'s property when ``servedAnswer()`` has none. Stops the program for
+  /// a non-optional property with nothing injected and nothing stored.
   @usableFromInline
   @inline(never)
-  func answer(for object: AnyObject) -> Unmanaged<ResolvedAccess<Value>> {
-    TransientAnswers.drop()
-    // A shared value is created outside the instance's lock (its factory may read other properties).
-    let (slot, injection, generation) = resolve(object)
-    let shared: Value? = if case .shared(let value)? = injection?.read { value.get() } else { nil }
-    let (access, isTransient) = lock.withLock { () -> (ResolvedAccess<Value>, Bool) in
-      if let current = head.load(ordering: .acquiring)?.takeUnretainedValue(), current.generation == generation {
-        return (current, false)  // another reader published this generation's answer meanwhile
-      }
-      let original = OriginalAccessor<Value>(slot: slot)
-      let answer: Value
-      switch injection?.read ?? .original {
-      case .original:
-        answer = original.get(stored)
-      case .value(let value):
-        answer = stored ?? value
-      case .shared:
-        answer = stored ?? shared.unsafelyUnwrapped
-      case .getter(let getter):
+  func answer(for object: AnyObject) -> Value {
+    let slot = slot(of: object)
+    let (served, injection) = slot.servedAnswer(as: Value.self)
+    let original = OriginalAccessor<Value>(slot: slot)
+    switch injection?.read ?? .original {
+    case .original:
+      return original.get(storedValue)
+    case .value(let value):
+      return storedValue ?? value
+    case .shared(let shared):
+      if let stored = storedValue { return stored }
+      let value = shared.get()  // outside every kernel lock: the factory may read other properties
+      if served.fallback == nil { slot.refreshAnswer(replacing: served) }
+      return value
+    case .getter(let getter):
+      var retired: UInt = 0
+      let value = locked { () -> Value in
+        var stored = storedHoldingLock()
+        let before = stored
         let value = getter(object, &stored, original)
-        return (ResolvedAccess(slot: slot, generation: 0, answer: value, injection: injection), true)
-      case .fill(let factory, let once):
-        if stored == nil, !(once && filledOnce) {
-          stored = factory(object)
-          filledOnce = true
-        }
-        answer = original.get(stored)
+        if !Self.sameBits(before, stored) { retired = publishHoldingLock(stored) }
+        return value
       }
-      let access = ResolvedAccess(slot: slot, generation: generation, answer: answer, injection: injection)
-      // Readers on other threads may still be using the answer being replaced: the new one keeps it.
-      access.previous = head.load(ordering: .acquiring)?.takeRetainedValue()
-      head.store(Unmanaged.passRetained(access), ordering: .releasing)
-      return (access, false)
+      ReadSection.retire(retired)
+      return value
+    case .fill(let factory, let once):
+      var retired: UInt = 0
+      let stored = locked { () -> Value? in
+        let stored = storedHoldingLock()
+        let filled = state.load(ordering: .relaxed) & Self.filledFlag != 0
+        guard stored == nil, !(once && filled) else { return stored }
+        let created = factory(object)
+        retired = publishHoldingLock(created, filled: true)
+        return created
+      }
+      ReadSection.retire(retired)
+      return original.get(stored)
     }
-    // Outside the lock: holding may release this thread's previous answer, whose deinit may read this
-    // very property.
-    if isTransient { TransientAnswers.hold(access) }
-    return Unmanaged.passUnretained(access)  // kept alive by `head` or by this thread
   }
 
   /// Writes `newValue` to the property of `object` that this storage belongs to.
   public func write(_ newValue: Value, of object: AnyObject) {
-    TransientAnswers.drop()
-    let (slot, injection, _) = resolve(object)
+    let slot = slot(of: object)
+    let setter = slot.injection(as: Value.self)?.write
     let original = OriginalAccessor<Value>(slot: slot)
-    let dropped = lock.withLock {
-      if let setter = injection?.write {
+    let retired = locked { () -> UInt in
+      var stored = storedHoldingLock()
+      if let setter {
         setter(object, &stored, newValue, original)
       } else {
         original.set(&stored, newValue)
       }
-      // The next read computes its answer afresh; no read of this instance runs during a write.
-      return head.exchange(nil, ordering: .acquiringAndReleasing)
+      return publishHoldingLock(stored)
     }
-    dropped?.release()
+    ReadSection.retire(retired)
   }
 
-  /// The slot, and its injection at a generation, preferring the instance's cached answer.
-  private func resolve(_ object: AnyObject) -> (InjectionSlot, PropertyInjection<Value>?, UInt) {
-    if let current = currentAnswer() {
-      let access = current.takeUnretainedValue()
-      return (access.slot, access.injection, access.generation)
-    }
-    let slot = lock.withLock { self.slot } ?? findSlot(object)
-    let (injection, generation) = slot.snapshot()
-    // The kernel installs only injections whose value type is the slot's (checked at commit time).
-    return (slot, injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }, generation)
+  // MARK: State (lock held)
+
+  /// Runs `body` holding this instance's lock. (`Mutex` is inline and needs no allocation; its
+  /// `withLock` wants a `sending` result, which a generic value read under the lock cannot promise, so
+  /// the result leaves through a local.)
+  private func locked<Result>(_ body: () -> Result) -> Result {
+    var result: Result?
+    lock.withLock { _ in result = body() }
+    return result.unsafelyUnwrapped
   }
 
-  private func findSlot(_ object: AnyObject) -> InjectionSlot {
+  /// A copy of the stored value; the box cannot be retired meanwhile (only lock holders unpublish).
+  private func storedHoldingLock() -> Value? {
+    let bits = state.load(ordering: .acquiring) & Self.addressMask
+    guard bits != 0 else { return nil }
+    return Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue().value
+  }
+
+  /// Publishes `value` (nil: nothing stored), keeping or setting the filled flag, and returns the
+  /// retained address of the box it replaced, for ``ReadSection/retire(_:)`` after the lock.
+  private func publishHoldingLock(_ value: Value?, filled: Bool = false) -> UInt {
+    let flag = (filled ? Self.filledFlag : 0) | (state.load(ordering: .relaxed) & Self.filledFlag)
+    let box = value.map { Self.retainedBox($0) } ?? 0
+    return state.exchange(box | flag, ordering: .acquiringAndReleasing) & Self.addressMask
+  }
+
+  private static func retainedBox(_ value: Value) -> UInt {
+    UInt(bitPattern: Unmanaged.passRetained(StoredValue(value)).toOpaque())
+  }
+
+  private static func release(box bits: UInt) {
+    let address = bits & addressMask
+    guard address != 0 else { return }
+    Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+  }
+
+  /// Whether two optional values have the same representation (then a getter left the storage as it
+  /// was; unequal padding only costs a needless publish).
+  private static func sameBits(_ lhs: Value?, _ rhs: Value?) -> Bool {
+    withUnsafeBytes(of: lhs) { left in withUnsafeBytes(of: rhs) { right in left.elementsEqual(right) } }
+  }
+
+  // MARK: Slot
+
+  /// The property's slot, found on the instance's first access and kept.
+  private func slot(of object: AnyObject) -> InjectionSlot {
+    let known = slotAddress.load(ordering: .acquiring)
+    if known != 0 { return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: known)!).takeUnretainedValue() }
     let found = SlotRegistry.shared.slot(for: object, storage: self, valueType: Value.self)
-    lock.withLock { slot = found }
+    slotAddress.store(UInt(bitPattern: Unmanaged.passUnretained(found).toOpaque()), ordering: .releasing)
     return found
   }
 }

@@ -25,4 +25,7 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
 
   /// Whether the value has been created.
   public var isCreated: Bool { lock.withLock { value != nil } }
+
+  /// The value if it has been created, without creating it.
+  var createdValue: Value? { lock.withLock { value } }
 }
