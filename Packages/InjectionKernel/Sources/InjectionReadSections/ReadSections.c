@@ -10,6 +10,7 @@
 #endif
 
 __thread ik_reader ik_current_reader IK_TLS_MODEL;
+_Atomic(uintptr_t) ik_grace_period = 1;
 int ik_readers_fence = 1;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -63,6 +64,7 @@ void ik_synchronize(void) {
   pthread_mutex_lock(&registry_lock);
   int others = registry_count - (self->registered ? 1 : 0);
   if (others > 0) {
+    uintptr_t period = atomic_fetch_add_explicit(&ik_grace_period, 1, memory_order_seq_cst) + 1;
 #if defined(__linux__)
     if (ik_readers_fence) {
       atomic_thread_fence(memory_order_seq_cst);  // readers fence themselves in this mode
@@ -74,10 +76,10 @@ void ik_synchronize(void) {
 #endif
     for (ik_reader *reader = registry_head; reader; reader = reader->next) {
       if (reader == self) continue;
-      uintptr_t seen = atomic_load_explicit(&reader->sequence, memory_order_acquire);
-      if ((seen & 1) == 0) continue;
       unsigned spins = 0;
-      while (atomic_load_explicit(&reader->sequence, memory_order_acquire) == seen) {
+      for (;;) {
+        uintptr_t state = atomic_load_explicit(&reader->state, memory_order_acquire);
+        if (state == 0 || state == period) break;
         if (++spins > 64) sched_yield();
       }
     }

@@ -6,21 +6,24 @@
 // pointer has ended. Readers copy (retain) the value they return inside the section, so nothing a
 // reader uses after the section can be freed by another thread.
 //
-// Reader cost: two stores to a thread-local sequence number (odd while inside a section) and, on
-// systems without membarrier(2), one full fence. On Linux the writer issues
+// Reader cost: a load of the global grace-period number and two stores to the thread's own record (the
+// number while inside, 0 outside) and, on systems without membarrier(2), one full fence. On Linux the writer issues
 // membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which makes every running thread of the process execute
-// a full memory barrier; that stands in for the reader's fence between "sequence is odd" and the load of
+// a full memory barrier; that stands in for the reader's fence between its store of its state and the load of
 // the published pointer (the asymmetric-fence argument of userspace RCU's "memb" flavour).
 //
 // Memory-ordering argument, for a writer W that unpublished pointer P and then called ik_synchronize(),
 // and a reader R whose section loads the published pointer:
-//   W: store(new pointer) [seq_cst]; membarrier (or fence); load R.sequence [acquire]
-//   R: store R.sequence = odd [relaxed]; (barrier from W's membarrier, or R's own fence); load pointer
+//   W: store(new pointer) [seq_cst]; period += 1 [seq_cst]; membarrier (or fence); load R.state [acquire]
+//   R: p = load(period) [acquire]; store R.state = p [relaxed]; (barrier: W's membarrier, or R's own
+//      fence); load pointer
 // Both sides have a full barrier between their store and their load, so at least one of them sees the
-// other's store: either W sees R's odd sequence (and waits until it changes, i.e. until R's section
-// ends with a release store that orders all of R's loads before W's release of P), or R loads the new
-// pointer and never sees P. A section that begins after W's load of R.sequence loads the new pointer.
-// Sections never nest and never block (they contain loads and a retain only), so W's wait is short.
+// other's store: either W sees R's nonzero state and waits until it is 0 (R's section ended with a
+// release store that orders all of R's loads before W's release of P) or equals W's new period; or R
+// loads the new pointer and never sees P. A state equal to W's new period was stored after R's acquire
+// load of that period, which W wrote after unpublishing P, so that section cannot see P either (and W
+// does not wait for a reader that keeps entering new sections). Sections never nest and never block
+// (they contain loads and a retain only), so W's wait is short.
 #ifndef INJECTION_READ_SECTIONS_H
 #define INJECTION_READ_SECTIONS_H
 
@@ -36,15 +39,19 @@
 /// One thread's reader record; lives in the thread's static TLS block and is linked into the process's
 /// registry (guarded by the registry lock) from the thread's first section until it exits.
 typedef struct ik_reader {
-  /// Odd while the thread is inside a read section; written only by its own thread.
-  _Atomic(uintptr_t) sequence;
+  /// The grace period the thread's current read section began in, 0 outside sections; written only by
+  /// its own thread.
+  _Atomic(uintptr_t) state;
   /// Whether the record is in the registry; read and written only by its own thread.
   int registered;
   /// The next record of the registry.
-  struct ik_reader *_Nullable next;
+  struct ik_reader *next;
 } ik_reader;
 
 extern __thread ik_reader ik_current_reader IK_TLS_MODEL;
+
+/// The current grace period (never 0); advanced by each ik_synchronize().
+extern _Atomic(uintptr_t) ik_grace_period;
 
 /// 1 when readers must fence themselves (membarrier(2) is unavailable); set once, under the registry
 /// lock, before the first reader of the process enters a section.
@@ -59,8 +66,8 @@ void ik_synchronize(void);
 static inline __attribute__((always_inline)) void ik_read_section_enter(void) {
   ik_reader *reader = &ik_current_reader;
   if (__builtin_expect(!reader->registered, 0)) ik_register_reader();
-  uintptr_t sequence = atomic_load_explicit(&reader->sequence, memory_order_relaxed);
-  atomic_store_explicit(&reader->sequence, sequence + 1, memory_order_relaxed);
+  uintptr_t period = atomic_load_explicit(&ik_grace_period, memory_order_acquire);
+  atomic_store_explicit(&reader->state, period, memory_order_relaxed);
 #if defined(__linux__)
   if (__builtin_expect(ik_readers_fence, 0)) atomic_thread_fence(memory_order_seq_cst);
 #else
@@ -72,9 +79,7 @@ static inline __attribute__((always_inline)) void ik_read_section_enter(void) {
 
 static inline __attribute__((always_inline)) void ik_read_section_exit(void) {
   __asm__ __volatile__("" ::: "memory");
-  ik_reader *reader = &ik_current_reader;
-  uintptr_t sequence = atomic_load_explicit(&reader->sequence, memory_order_relaxed);
-  atomic_store_explicit(&reader->sequence, sequence + 1, memory_order_release);
+  atomic_store_explicit(&ik_current_reader.state, 0, memory_order_release);
 }
 
 #endif
