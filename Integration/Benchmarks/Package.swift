@@ -1,13 +1,14 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Benchmarks comparing DeluxeInjection with plain Swift and Swinject, run by `Scripts/bench.sh`.
-/// Swinject is a dependency of this package only, never of the product.
+/// Benchmarks comparing DeluxeInjection with plain Swift, Swinject and swift-dependencies, run by
+/// `Scripts/bench.sh`. Those two are dependencies of this package only, never of the product.
 let package = Package(
   name: "DeluxeInjectionBenchmarks",
   dependencies: [
     .package(name: "DeluxeInjection", path: "../.."),
     .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1"),
   ],
   targets: [
     // Host classes live in their own module, as an app's classes would, apart from the runner; the
@@ -17,6 +18,8 @@ let package = Package(
       dependencies: [
         .product(name: "InjectPlugin", package: "DeluxeInjection"),
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "Swinject", package: "Swinject"),
       ]),
     .executableTarget(
       name: "Benchmarks",

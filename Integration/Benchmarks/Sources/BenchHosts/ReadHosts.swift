@@ -56,3 +56,6 @@ public final class LazyHost {
   /// An empty host.
   public init() {}
 }
+
+/// `@Lazy` for files that also import swift-dependencies (which has a `Lazy` of its own).
+typealias LazyWrapper<Value> = Lazy<Value>

@@ -20,6 +20,23 @@ enum Report {
     }
   }
 
+  /// The per-instance table: one row per probe, ratios against the plain class of the same N.
+  static func printInstances(_ instances: [InstanceFigure]) {
+    guard !instances.isEmpty else { return }
+    print("\nPER INSTANCE (create a host with N class-typed dependencies, read each once, drop it)")
+    print("  \(pad("probe", 14)) \(pad("ns", 10)) \(pad("vs plain", 9)) \(pad("mallocs", 8)) \(pad("live B", 8))")
+    for figure in instances {
+      let size = figure.name.drop { !$0.isNumber }
+      let plain = instances.first { $0.name == "plain\(size)" }?.nanoseconds ?? .nan
+      print(
+        "  \(pad(figure.name, 14)) \(pad(format(figure.nanoseconds, "%.1f"), 10))"
+          + " \(pad(format(figure.nanoseconds / plain, "%.2fx"), 9))"
+          + " \(pad(figure.mallocs.map { format($0, "%.1f") } ?? "-", 8))"
+          + " \(pad(figure.liveBytes.map { format($0, "%.0f") } ?? "-", 8))")
+    }
+    if !MallocCounters.isAvailable { print("  (mallocs and bytes: run through Scripts/bench.sh, which preloads a counter)") }
+  }
+
   static func printPasses(_ passes: [PassFigure]) {
     guard !passes.isEmpty else { return }
     let mode = passes[0].warm ? "warm: pages touched before" : "cold: right after dlopen"
@@ -51,8 +68,15 @@ enum Report {
   }
 
   static func writeJSON(
-    figures: [Figure], passes: [PassFigure], bars: [Bar], iterations: Int, rounds: Int, smoke: Bool, to path: String
+    figures: [Figure], instances: [InstanceFigure], passes: [PassFigure], bars: [Bar], iterations: Int, rounds: Int,
+    smoke: Bool, to path: String
   ) throws {
+    let instanceEntries: [[String: Any]] = instances.map {
+      [
+        "probe": $0.name, "nanosecondsPerOperation": $0.nanoseconds, "mallocsPerOperation": $0.mallocs ?? NSNull(),
+        "liveBytesPerInstance": $0.liveBytes ?? NSNull(),
+      ]
+    }
     let figureEntries: [[String: Any]] = figures.map { figure in
       [
         "group": figure.group.rawValue, "name": figure.name,
@@ -70,7 +94,7 @@ enum Report {
     let environment = ProcessInfo.processInfo.environment
     let document: [String: Any] = [
       "date": ISO8601DateFormatter().string(from: Date()),
-      "figures": figureEntries, "passes": passEntries,
+      "figures": figureEntries, "instances": instanceEntries, "passes": passEntries,
       "bars": bars.map { ["bar": $0.description, "measured": $0.measured, "met": $0.isMet] },
       "machine": Machine.description(),
       "build": [

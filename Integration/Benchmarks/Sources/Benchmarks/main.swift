@@ -2,6 +2,7 @@ import BenchHosts
 import Foundation
 
 // Usage: Benchmarks [--smoke] [--cold] [--pass-only] [--json PATH] [FIXTURE.so ...]
+//        Benchmarks --probe NAME COUNT   one per-instance probe COUNT times (for callgrind)
 //   --smoke      tiny iteration counts (CI keeps the benchmarks compiling and running)
 //   --cold       time each fixture's pass right after dlopen, first-touch page faults included
 //   --pass-only  only the catalog pass (Scripts/bench.sh repeats it in fresh processes)
@@ -18,9 +19,20 @@ if let index = arguments.firstIndex(of: "--json"), index + 1 < arguments.count {
   arguments.removeSubrange(index...(index + 1))
 }
 
+if let index = arguments.firstIndex(of: "--probe"), index + 2 < arguments.count, let count = Int(arguments[index + 2]) {
+  do {
+    try runInstanceProbe(named: arguments[index + 1], count: count)
+    exit(0)
+  } catch {
+    print("probe failed: \(error)")
+    exit(1)
+  }
+}
+
 do {
   let harness = Harness(smoke: smoke)
   var figures: [Figure] = []
+  var instances: [InstanceFigure] = []
   if !passOnly {
     // The registry: every figure of the run, in table order. A plugin adds its list here.
     let service = Service(value: 1)
@@ -28,15 +40,17 @@ do {
       try readBenchmarks(service: service) + lazyBenchmarks() + swinjectBenchmarks(service: service)
       + setupBenchmarks(service: service) + imperativeBenchmarks()
     figures = harness.run(benchmarks)
+    instances = try measureInstances(harness)
   }
   // The catalog fixtures last, so the other figures are taken in an app-sized process.
   let passes = try measurePasses(fixtures: arguments, warm: !cold)
   let bars = Bar.evaluate(figures, passes: passes)
   Report.printFigures(figures)
+  Report.printInstances(instances)
   Report.printPasses(passes)
   Report.printBars(bars)
   try Report.writeJSON(
-    figures: figures, passes: passes, bars: bars, iterations: harness.iterations, rounds: harness.rounds,
+    figures: figures, instances: instances, passes: passes, bars: bars, iterations: harness.iterations, rounds: harness.rounds,
     smoke: smoke, to: jsonPath)
   print("\nJSON: \(jsonPath)")
 } catch {

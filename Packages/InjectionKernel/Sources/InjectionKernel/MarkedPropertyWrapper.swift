@@ -40,7 +40,7 @@ extension MarkedPropertyWrapper {
   ) -> Value {
     // Project only the unretained field: no retain/release of the storage (the instance keeps it alive).
     let storage = object[keyPath: storageKeyPath].storage.unretained
-    if let served = storage._withUnsafeGuaranteedRef({ $0.servedAnswer() }) { return served }
+    if let served = storage._withUnsafeGuaranteedRef({ $0.servedAnswer(of: object) }) { return served }
     return storage._withUnsafeGuaranteedRef { $0.answer(for: object) }
   }
 

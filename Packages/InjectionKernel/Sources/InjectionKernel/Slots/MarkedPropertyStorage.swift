@@ -18,19 +18,27 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   /// The retained address of the instance's ``StoredValue`` (0: nothing stored), with `filledFlag`.
   @usableFromInline let state: Atomic<UInt>
   /// The address of the property's ``InjectionSlot`` (never deallocated), or 0 until the first access.
-  @usableFromInline let slotAddress = Atomic<UInt>(0)
-  private let lock = Mutex<Void>(())
+  @usableFromInline let slotAddress: Atomic<UInt>
+  @usableFromInline let lock: Mutex<Void>
 
   /// Set in `state` once a fill created this instance's value (for fills that run once per instance).
   private static var filledFlag: UInt { 1 }
   /// The bits of `state` that hold the box's address (boxes are at least 2-byte aligned).
   @usableFromInline static var addressMask: UInt { ~1 }
 
-  /// Empty storage.
-  public init() { state = Atomic(0) }
+  /// Empty storage (inlinable: the owner's module allocates it with specialized metadata).
+  @inlinable
+  public convenience init() { self.init(state: 0) }
 
   /// Storage that already holds `value` (for `@Marker var x = value`).
-  public init(storing value: Value) { state = Atomic(Self.retainedBox(value)) }
+  public convenience init(storing value: Value) { self.init(state: Self.retainedBox(value)) }
+
+  @usableFromInline
+  init(state: UInt) {
+    self.state = Atomic(state)
+    slotAddress = Atomic(0)
+    lock = Mutex(())
+  }
 
   deinit {
     // No read can run: readers hold the instance that owns this storage.
@@ -42,7 +50,8 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   /// The answer of a read when the fast path can serve it, otherwise `nil` (take ``answer(for:)``).
   @inlinable
   @inline(__always)
-  func servedAnswer() -> Value? {
+  func servedAnswer(of object: AnyObject) -> Value? {
+    if slotAddress.load(ordering: .relaxed) == 0 { findSlot(of: object) }
     ReadSection.enter()
     defer { ReadSection.exit() }
     let slot = slotAddress.load(ordering: .acquiring)
@@ -182,9 +191,17 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   /// The property's slot, found on the instance's first access and kept.
   private func slot(of object: AnyObject) -> InjectionSlot {
     let known = slotAddress.load(ordering: .acquiring)
-    if known != 0 { return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: known)!).takeUnretainedValue() }
+    if known == 0 { findSlot(of: object) }
+    let address = slotAddress.load(ordering: .acquiring)
+    return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
+  }
+
+  /// Finds the property's slot on the instance's first access (not generic, so the first read of a fresh
+  /// instance costs no metadata lookups) and stores its address; racing first reads store the same one.
+  @usableFromInline
+  @inline(never)
+  func findSlot(of object: AnyObject) {
     let found = SlotRegistry.shared.slot(for: object, storage: self, valueType: Value.self)
     slotAddress.store(UInt(bitPattern: Unmanaged.passUnretained(found).toOpaque()), ordering: .releasing)
-    return found
   }
 }

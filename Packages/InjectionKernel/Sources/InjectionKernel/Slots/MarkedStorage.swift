@@ -12,17 +12,22 @@
 public struct MarkedStorage<Value> {
   /// The per-instance storage object.
   public private(set) var object: MarkedPropertyStorage<Value>
+  // (settable inside the module: `setStoredValueUniquely`)
   /// The same object, unretained, for the fast path. `MarkedPropertyWrapper.read` projects this field
   /// alone out of the instance, which lets the optimizer skip retaining the storage object.
   @usableFromInline let unretained: Unmanaged<MarkedPropertyStorage<Value>>
 
   /// Empty storage.
+  @inlinable
   public init() { self.init(MarkedPropertyStorage()) }
 
   /// Storage that already holds `value`.
+  @inlinable
   public init(storing value: Value) { self.init(MarkedPropertyStorage(storing: value)) }
 
-  private init(_ object: MarkedPropertyStorage<Value>) {
+  // Inlinable so that the wrapper's owner allocates its storage with specialized metadata.
+  @usableFromInline
+  init(_ object: MarkedPropertyStorage<Value>) {
     self.object = object
     unretained = Unmanaged.passUnretained(object)
   }
