@@ -57,6 +57,7 @@ for size in "${sizes[@]}"; do
     python3 Scripts/generate-catalog-fixture.py "$size" "$dir" --marked "$marked"
     start=$(date +%s)
     swiftc -emit-library -module-name "CatalogFixture$size" "${fixture_flags[@]}" -I "$modules" -j2 \
+      -Xcc -fmodule-map-file="$root/$package/.build/release/InjectionReadSections.build/module.modulemap" \
       -o "$library" "$dir"/Sources/*.swift
     seconds=$(( $(date +%s) - start ))
     echo "   built in $seconds s"
@@ -73,8 +74,40 @@ export BENCH_GIT_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown
 export BENCH_FIXTURE_BUILD="swiftc ${fixture_flags[*]}; $(for s in "${sizes[@]}"; do
   echo -n "$s classes built in $(cat .build-fixture/$s/build-seconds 2>/dev/null || echo '?') s; "; done)"
 
+# Per-instance figures count allocations and live bytes through a malloc-counting preload (glibc).
+preload=.build-bench/libmalloccounter.so
+mkdir -p .build-bench
+gcc -O2 -shared -fPIC Scripts/malloc-counter.c -o "$preload"
+
 echo "== running (every figure in one process)"
-"$runner" "${smoke_flag[@]}" --json "$results/latest.json" "${fixtures[@]}"
+LD_PRELOAD=$root/$preload "$runner" "${smoke_flag[@]}" --json "$results/latest.json" "${fixtures[@]}"
+
+# Instructions per per-instance probe: callgrind counts them repeatably on a shared, noisy machine.
+# valgrind 3.19 cannot read the toolchain's DWARF 5, so it runs a copy without debug information; only
+# the probe loop is collected.
+probes=(plain1 inject1 lazy1 swiftLazy1 dependency1 swinject1 plain3 inject3 lazy3 swiftLazy3 dependency3
+  swinject3 plain8 inject8 lazy8 swiftLazy8 dependency8 swinject8)
+count=200
+if [ $smoke = 1 ]; then probes=(plain1 inject1); count=2; fi
+if command -v valgrind >/dev/null; then
+  echo "== instructions per operation (callgrind, $count operations per probe)"
+  objcopy --strip-debug "$runner" .build-bench/Benchmarks-nodebug
+  printf '  %-14s %12s %9s\n' probe instructions "vs plain"
+  instructions_json="{"
+  for probe in "${probes[@]}"; do
+    out=.build-bench/callgrind.$probe
+    valgrind --tool=callgrind "--toggle-collect=*instanceProbeLoop*" --callgrind-out-file="$out" \
+      .build-bench/Benchmarks-nodebug --probe "$probe" "$count" >/dev/null 2>&1
+    total=$(awk '/^summary:/ {print $2}' "$out")
+    per=$(( total / count ))
+    size=${probe//[!0-9]/}
+    if [ "$probe" = "plain$size" ]; then plain=$per; fi
+    printf '  %-14s %12s %8sx\n' "$probe" "$per" "$(python3 -c "print(f'{$per / $plain:.2f}')")"
+    instructions_json+="\"$probe\": $per, "
+  done
+  echo "${instructions_json%, }}" > "$results/instance-instructions.json"
+  echo "   $results/instance-instructions.json"
+fi
 
 if [ $smoke = 0 ]; then
   # The pass runs once per image in a process: repeating it takes new processes. Two more warm runs

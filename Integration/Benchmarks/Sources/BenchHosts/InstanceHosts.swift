@@ -367,44 +367,73 @@ public enum InstanceProbes {
 
   /// Creates a swinject host with 3 dependencies, reads each once and returns it.
   @inline(never) public static func swinject3() -> (AnyObject, Int) {
-    let host = PlainInstance3(d1: container.resolve(Dep1.self)!, d2: container.resolve(Dep2.self)!, d3: container.resolve(Dep3.self)!)
+    let host = PlainInstance3(
+      d1: container.resolve(Dep1.self)!, d2: container.resolve(Dep2.self)!, d3: container.resolve(Dep3.self)!)
     return (host, host.d1.value &+ host.d2.value &+ host.d3.value)
   }
 
   /// Creates a plain host with 8 dependencies, reads each once and returns it.
   @inline(never) public static func plain8() -> (AnyObject, Int) {
-    let host = PlainInstance8(d1: deps.0, d2: deps.1, d3: deps.2, d4: deps.3, d5: deps.4, d6: deps.5, d7: deps.6, d8: deps.7)
-    return (host, host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value &+ host.d7.value &+ host.d8.value)
+    let host = PlainInstance8(
+      d1: deps.0, d2: deps.1, d3: deps.2, d4: deps.3, d5: deps.4, d6: deps.5, d7: deps.6, d8: deps.7)
+    return (
+      host,
+      host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value
+        &+ host.d7.value &+ host.d8.value
+    )
   }
 
   /// Creates a inject host with 8 dependencies, reads each once and returns it.
   @inline(never) public static func inject8() -> (AnyObject, Int) {
     let host = InjectInstance8()
-    return (host, host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value &+ host.d7.value &+ host.d8.value)
+    return (
+      host,
+      host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value
+        &+ host.d7.value &+ host.d8.value
+    )
   }
 
   /// Creates a lazy host with 8 dependencies, reads each once and returns it.
   @inline(never) public static func lazy8() -> (AnyObject, Int) {
     let host = LazyInstance8()
-    return (host, host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value &+ host.d7.value &+ host.d8.value)
+    return (
+      host,
+      host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value
+        &+ host.d7.value &+ host.d8.value
+    )
   }
 
   /// Creates a swiftLazy host with 8 dependencies, reads each once and returns it.
   @inline(never) public static func swiftLazy8() -> (AnyObject, Int) {
     let host = SwiftLazyInstance8()
-    return (host, host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value &+ host.d7.value &+ host.d8.value)
+    return (
+      host,
+      host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value
+        &+ host.d7.value &+ host.d8.value
+    )
   }
 
   /// Creates a dependency host with 8 dependencies, reads each once and returns it.
   @inline(never) public static func dependency8() -> (AnyObject, Int) {
     let host = DependencyInstance8()
-    return (host, host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value &+ host.d7.value &+ host.d8.value)
+    return (
+      host,
+      host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value
+        &+ host.d7.value &+ host.d8.value
+    )
   }
 
   /// Creates a swinject host with 8 dependencies, reads each once and returns it.
   @inline(never) public static func swinject8() -> (AnyObject, Int) {
-    let host = PlainInstance8(d1: container.resolve(Dep1.self)!, d2: container.resolve(Dep2.self)!, d3: container.resolve(Dep3.self)!, d4: container.resolve(Dep4.self)!, d5: container.resolve(Dep5.self)!, d6: container.resolve(Dep6.self)!, d7: container.resolve(Dep7.self)!, d8: container.resolve(Dep8.self)!)
-    return (host, host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value &+ host.d7.value &+ host.d8.value)
+    let host = PlainInstance8(
+      d1: container.resolve(Dep1.self)!, d2: container.resolve(Dep2.self)!, d3: container.resolve(Dep3.self)!,
+      d4: container.resolve(Dep4.self)!, d5: container.resolve(Dep5.self)!, d6: container.resolve(Dep6.self)!,
+      d7: container.resolve(Dep7.self)!, d8: container.resolve(Dep8.self)!)
+    return (
+      host,
+      host.d1.value &+ host.d2.value &+ host.d3.value &+ host.d4.value &+ host.d5.value &+ host.d6.value
+        &+ host.d7.value &+ host.d8.value
+    )
   }
 
   /// Every probe by name, for the runner and its callgrind mode.

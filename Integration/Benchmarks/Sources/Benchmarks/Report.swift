@@ -34,7 +34,9 @@ enum Report {
           + " \(pad(figure.mallocs.map { format($0, "%.1f") } ?? "-", 8))"
           + " \(pad(figure.liveBytes.map { format($0, "%.0f") } ?? "-", 8))")
     }
-    if !MallocCounters.isAvailable { print("  (mallocs and bytes: run through Scripts/bench.sh, which preloads a counter)") }
+    if !MallocCounters.isAvailable {
+      print("  (mallocs and bytes: run through Scripts/bench.sh, which preloads a counter)")
+    }
   }
 
   static func printPasses(_ passes: [PassFigure]) {

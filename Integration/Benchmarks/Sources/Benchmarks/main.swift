@@ -50,7 +50,8 @@ do {
   Report.printPasses(passes)
   Report.printBars(bars)
   try Report.writeJSON(
-    figures: figures, instances: instances, passes: passes, bars: bars, iterations: harness.iterations, rounds: harness.rounds,
+    figures: figures, instances: instances, passes: passes, bars: bars, iterations: harness.iterations,
+    rounds: harness.rounds,
     smoke: smoke, to: jsonPath)
   print("\nJSON: \(jsonPath)")
 } catch {

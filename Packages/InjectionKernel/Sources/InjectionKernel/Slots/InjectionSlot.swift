@@ -55,7 +55,9 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
       let current = injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
       let bits = answer.load(ordering: .acquiring)
       if bits != 0 {
-        return (Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue(), current)
+        return (
+          Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue(), current
+        )
       }
       let built = SlotAnswer<Value>(injection: current, none: noneValue as? Value)
       answer.store(UInt(bitPattern: Unmanaged.passRetained(built).toOpaque()), ordering: .releasing)
