@@ -12,7 +12,7 @@ let package = Package(
   ],
   targets: [
     // Host classes live in their own module, as an app's classes would, apart from the runner; the
-    // wrappers come from the product's library modules (DESIGN §2).
+    // wrappers come from the product's library modules.
     .target(
       name: "BenchHosts",
       dependencies: [

@@ -1,4 +1,5 @@
-/// The speed bars of DESIGN.md §6, checked against one run's figures. They are reported, never
+/// The project's speed bars (a read within 3x of a plain stored property, 100x faster than Swinject, the
+/// 40,000-class pass under 1 ms), checked against one run's figures. They are reported, never
 /// enforced: the benchmark command fails only when something crashes.
 struct Bar {
   let description: String

@@ -63,7 +63,7 @@ enum Report {
 
   static func printBars(_ bars: [Bar]) {
     guard !bars.isEmpty else { return }
-    print("\nBARS (DESIGN.md §6; reported, not enforced)")
+    print("\nBARS (the project's speed targets; reported, not enforced)")
     for bar in bars {
       print("  \(bar.isMet ? "met    " : "NOT MET")  \(bar.description): \(bar.measured)")
     }

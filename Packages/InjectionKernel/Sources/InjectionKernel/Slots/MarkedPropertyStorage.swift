@@ -190,8 +190,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   /// The property's slot, found on the instance's first access and kept.
   private func slot(of object: AnyObject) -> InjectionSlot {
-    let known = slotAddress.load(ordering: .acquiring)
-    if known == 0 { findSlot(of: object) }
+    if slotAddress.load(ordering: .acquiring) == 0 { findSlot(of: object) }
     let address = slotAddress.load(ordering: .acquiring)
     return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
   }

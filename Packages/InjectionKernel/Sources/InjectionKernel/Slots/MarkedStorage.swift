@@ -12,7 +12,6 @@
 public struct MarkedStorage<Value> {
   /// The per-instance storage object.
   public private(set) var object: MarkedPropertyStorage<Value>
-  // (settable inside the module: `setStoredValueUniquely`)
   /// The same object, unretained, for the fast path. `MarkedPropertyWrapper.read` projects this field
   /// alone out of the instance, which lets the optimizer skip retaining the storage object.
   @usableFromInline let unretained: Unmanaged<MarkedPropertyStorage<Value>>
