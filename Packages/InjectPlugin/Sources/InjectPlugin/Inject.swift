@@ -55,7 +55,7 @@ public struct Inject<Value>: MarkedPropertyWrapper {
           + "injected or stored. Inject it with Injection.inject(\(Injection.typeName(Value.self)).self).value(…).")
     }
     set {
-      storage.storedValue = newValue
+      storage.setStoredValueUniquely(newValue)
     }
   }
 

@@ -1,6 +1,5 @@
-/// The building block for marker property wrappers: adopt it, store a ``MarkedStorage`` as the wrapper's
-/// first stored property, and forward the enclosing-instance subscript to ``read(_:_:)`` and
-/// ``write(_:_:_:)``.
+/// The building block for marker property wrappers: adopt it, store a ``MarkedStorage``, and
+/// forward the enclosing-instance subscript to ``read(_:_:)`` and ``write(_:_:_:)``.
 ///
 /// ```swift
 /// @propertyWrapper
@@ -21,12 +20,12 @@
 /// }
 /// ```
 ///
-/// Reads take an inlined fast path (a few atomic loads inside a read section, no lock, no allocation):
-/// the kernel reaches the property's ``MarkedStorage`` in place, at the wrapper's offset in the instance,
-/// which it reads from the storage key path.
+/// Reads take an inlined fast path (a few atomic loads inside a read section, no lock, no allocation)
+/// once an instance has read the property; see ``MarkedPropertyStorage``.
 public protocol MarkedPropertyWrapper: InjectionMarker {
-  /// The per-instance storage. It must be the wrapper's first stored property (the kernel reads and
-  /// writes it in place at the wrapper's offset in the instance); never assign it in a class owner.
+  /// The per-instance storage; created with the wrapper, never replaced for class owners. It must be the
+  /// wrapper's first stored property: an instance's first access finds its property by looking for the
+  /// storage object's address at each candidate field's offset.
   var storage: MarkedStorage<Value> { get }
 }
 
@@ -39,9 +38,10 @@ extension MarkedPropertyWrapper {
   public static func read<Owner: AnyObject>(
     _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
-    let storage = InstanceStorage<Value>(object, offset: StorageOffset.of(storageKeyPath))
-    if let served = storage.servedAnswer(of: object) { return served }
-    return storage.answer(for: object)
+    // Project only the unretained field: no retain/release of the storage (the instance keeps it alive).
+    let storage = object[keyPath: storageKeyPath].storage.unretained
+    if let served = storage._withUnsafeGuaranteedRef({ $0.servedAnswer(of: object) }) { return served }
+    return storage._withUnsafeGuaranteedRef { $0.answer(for: object) }
   }
 
   /// The write of the wrapped property of a class instance; call it from the subscript's setter.
@@ -49,6 +49,6 @@ extension MarkedPropertyWrapper {
   public static func write<Owner: AnyObject>(
     _ newValue: Value, _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) {
-    InstanceStorage<Value>(object, offset: StorageOffset.of(storageKeyPath)).write(newValue, of: object)
+    object[keyPath: storageKeyPath].storage.object.write(newValue, of: object)
   }
 }

@@ -1,4 +1,6 @@
-/// What a marker wrapper stores for its property: two words inside the instance, no object of its own.
+/// What a marker wrapper stores: its instance's ``MarkedPropertyStorage``, held twice — once strongly
+/// (it owns it) and once unretained, so that the inlined fast read reaches it without a retain/release
+/// pair (the instance being read keeps it alive for the duration of the read).
 ///
 /// ```swift
 /// @propertyWrapper
@@ -7,46 +9,35 @@
 ///   …
 /// }
 /// ```
-///
-/// In a class instance the kernel reads and writes these words in place, atomically (see
-/// ``MarkedPropertyWrapper``): the first holds the instance's stored value (a strong reference to an
-/// immutable box, `nil` when nothing is stored) and the second the property's slot, found on the
-/// instance's first access, with the instance's lock and flags. The instance's own deinitialization
-/// releases the stored value, as for any stored property. Creating an instance therefore costs nothing
-/// per marked property beyond these 16 bytes (and a box for an initial value).
-///
-/// Owners without a class instance (structs, `static` properties) use ``storedValue`` instead.
-@frozen
 public struct MarkedStorage<Value> {
-  // Layout relied on by `InstanceStorage` (keep it): `box` at offset 0, `control` at offset 8 (one word
-  // each; @frozen fixes the declaration order even under library evolution). In a class instance both
-  // are accessed only atomically, in place, after initialization.
-
-  /// The retained ``StoredValue`` box of the stored value, or `nil`: nothing stored.
-  @usableFromInline var box: AnyObject?
-  /// The address of the property's ``InjectionSlot`` (0 until the instance's first access) with the
-  /// instance's lock and flag bits (see `InstanceStorage`).
-  @usableFromInline var control: UInt
+  /// The per-instance storage object.
+  public private(set) var object: MarkedPropertyStorage<Value>
+  /// The same object, unretained, for the fast path. `MarkedPropertyWrapper.read` projects this field
+  /// alone out of the instance, which lets the optimizer skip retaining the storage object.
+  @usableFromInline let unretained: Unmanaged<MarkedPropertyStorage<Value>>
 
   /// Empty storage.
   @inlinable
-  public init() {
-    box = nil
-    control = 0
-  }
+  public init() { self.init(MarkedPropertyStorage()) }
 
-  /// Storage that already holds `value` (for `@Marker var x = value`).
+  /// Storage that already holds `value`.
   @inlinable
-  public init(storing value: Value) {
-    box = StoredValue(value)
-    control = 0
+  public init(storing value: Value) { self.init(MarkedPropertyStorage(storing: value)) }
+
+  // Inlinable so that the wrapper's owner allocates its storage with specialized metadata.
+  @usableFromInline
+  init(_ object: MarkedPropertyStorage<Value>) {
+    self.object = object
+    unretained = Unmanaged.passUnretained(object)
   }
 
-  /// The stored value, for owners without a class instance (structs, `static` properties): reading and
-  /// writing it is a plain Swift access of the wrapper, with value semantics. Assigning `nil` of an
-  /// optional value type empties the storage. Class instances never go through it.
-  public var storedValue: Value? {
-    get { box.map { unsafeDowncast($0, to: StoredValue<Value>.self).value } }
-    set { box = newValue.flatMap { OptionalCheck.isNone($0) ? nil : StoredValue($0) } }
+  /// The stored value, ignoring injections (owners without a class instance: structs, statics).
+  public var storedValue: Value? { object.storedValue }
+
+  /// Gives this copy its own storage object if another copy shares it — copy-on-write for wrappers
+  /// whose owner is a struct — then stores `value` in it.
+  public mutating func setStoredValueUniquely(_ value: Value) {
+    if !isKnownUniquelyReferenced(&object) { self = MarkedStorage() }
+    object.setStoredValue(value)
   }
 }

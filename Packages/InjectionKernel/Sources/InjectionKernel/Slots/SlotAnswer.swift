@@ -34,6 +34,5 @@ final class SlotAnswer<Value>: @unchecked Sendable {  // immutable after init
 final class StoredValue<Value>: @unchecked Sendable {  // immutable after init
   @usableFromInline let value: Value
 
-  @usableFromInline
   init(_ value: Value) { self.value = value }
 }

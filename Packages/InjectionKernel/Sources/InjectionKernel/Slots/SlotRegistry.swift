@@ -1,10 +1,12 @@
 import Synchronization
 
-/// Finds the slot of a property from an instance's class and the property's offset in it.
+/// Finds the slot of a property from an instance and the property's storage object.
 ///
 /// An instance reaches this once per marked property, on its first access; afterwards it keeps the slot
 /// in its storage. The marked properties of the instance's class and its superclasses are the
-/// candidates; the one at the offset of the wrapper being accessed is the one.
+/// candidates; the one whose field (at its offset in the instance) holds this storage object is the one
+/// being accessed. Reading the instance's words through a raw pointer needs no Swift access to the
+/// property, so concurrent first reads of one instance do not conflict.
 final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` are guarded by `lock`
   static let shared = SlotRegistry()
 
@@ -29,16 +31,21 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` a
   /// find their slots without a lock.
   private let recent = Atomic<UInt>(0)
 
-  /// The slot of the marked property of `object` whose wrapper is at `offset`, created on first use.
-  /// Stops the program if no marked field of the instance's class is at `offset` (see ``StorageOffset``).
-  func slot(for object: AnyObject, offset: Int) -> InjectionSlot {
+  /// The slot of the property of `object` whose wrapper holds `storage`, created on first use.
+  func slot(for object: AnyObject, storage: AnyObject, valueType: Any.Type) -> InjectionSlot {
     let dynamicClass: AnyClass = type(of: object)
     let entry = classSlots(for: dynamicClass)
-    guard let index = entry.offsets.firstIndex(of: offset) else {
+    // Layout relied on: a marker wrapper's first stored field is its `MarkedStorage`, whose first field
+    // is the strong reference to the storage object; so the word at the property's offset is that
+    // object's address.
+    let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    let target = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
+    guard let index = entry.offsets.firstIndex(where: { instance.load(fromByteOffset: $0, as: UInt.self) == target })
+    else {
       fatalError(
-        "DeluxeInjection: \(Injection.typeName(dynamicClass)) has no cataloged marked property at offset "
-          + "\(offset). Marker wrappers must be stored properties of a Swift class, with their MarkedStorage as "
-          + "first stored field.")
+        "DeluxeInjection: \(Injection.typeName(dynamicClass)) has no cataloged marked property holding this "
+          + "storage (value type \(Injection.typeName(valueType))). Marker wrappers must be stored properties "
+          + "of a Swift class, with their MarkedStorage as first stored field.")
     }
     return entry.slots[index]
   }

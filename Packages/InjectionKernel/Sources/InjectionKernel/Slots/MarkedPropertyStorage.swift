@@ -1,0 +1,206 @@
+import Synchronization
+
+/// The per-instance storage of one marked property: the instance's stored value, if any, and the slot
+/// of the property once the instance has found it.
+///
+/// A marker wrapper holds one of these (see ``MarkedPropertyWrapper``). A read takes the inlined fast
+/// path when the slot is known and its answer can be served: inside a ``ReadSection`` it loads the
+/// slot's published answer and this instance's stored value and copies out the one that applies — no
+/// lock, no allocation. Everything else (an instance's first read, getters, fills, nothing injected)
+/// goes through ``answer(for:)``. Writes, fills and getters that change the storage run under this
+/// instance's lock and publish a new immutable box; the replaced box is released once no read section
+/// can still be using it, before the write returns. A read racing with a write of the same instance
+/// therefore returns the old or the new value, as an Objective-C `atomic` property does.
+public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
+  // `state` and `slotAddress` are atomic; `state` is written only under `lock`. Everything they point to
+  // is immutable (StoredValue, SlotAnswer) or immortal (InjectionSlot).
+
+  /// The retained address of the instance's ``StoredValue`` (0: nothing stored), with `filledFlag`.
+  @usableFromInline let state: Atomic<UInt>
+  /// The address of the property's ``InjectionSlot`` (never deallocated), or 0 until the first access.
+  @usableFromInline let slotAddress: Atomic<UInt>
+  @usableFromInline let lock: Mutex<Void>
+
+  /// Set in `state` once a fill created this instance's value (for fills that run once per instance).
+  private static var filledFlag: UInt { 1 }
+  /// The bits of `state` that hold the box's address (boxes are at least 2-byte aligned).
+  @usableFromInline static var addressMask: UInt { ~1 }
+
+  /// Empty storage (inlinable: the owner's module allocates it with specialized metadata).
+  @inlinable
+  public convenience init() { self.init(state: 0) }
+
+  /// Storage that already holds `value` (for `@Marker var x = value`).
+  public convenience init(storing value: Value) { self.init(state: Self.retainedBox(value)) }
+
+  @usableFromInline
+  init(state: UInt) {
+    self.state = Atomic(state)
+    slotAddress = Atomic(0)
+    lock = Mutex(())
+  }
+
+  deinit {
+    // No read can run: readers hold the instance that owns this storage.
+    Self.release(box: state.load(ordering: .acquiring))
+  }
+
+  // MARK: Fast path
+
+  /// The answer of a read when the fast path can serve it, otherwise `nil` (take ``answer(for:)``).
+  @inlinable
+  @inline(__always)
+  func servedAnswer(of object: AnyObject) -> Value? {
+    if slotAddress.load(ordering: .relaxed) == 0 { findSlot(of: object) }
+    ReadSection.enter()
+    defer { ReadSection.exit() }
+    let slot = slotAddress.load(ordering: .acquiring)
+    guard slot != 0 else { return nil }
+    let answerBits = Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: slot).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.answer.load(ordering: .acquiring) }
+    guard answerBits != 0 else { return nil }
+    let stored = state.load(ordering: .acquiring) & Self.addressMask
+    return Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: answerBits).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { answer -> Value? in
+        guard answer.isServedByReads else { return nil }
+        guard stored != 0 else { return answer.fallback }
+        return Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped)
+          ._withUnsafeGuaranteedRef { $0.value }
+      }
+  }
+
+  // MARK: Stored value
+
+  /// The value the property stores for this instance, ignoring injections (for tests and plugins).
+  public var storedValue: Value? { locked { storedHoldingLock() } }
+
+  /// Replaces the stored value directly, for owners without a class instance (structs, `static`
+  /// properties); `nil` of an optional value type empties the storage.
+  public func setStoredValue(_ value: Value) {
+    let retired = locked { publishHoldingLock(OptionalCheck.isNone(value) ? nil : value) }
+    ReadSection.retire(retired)
+  }
+
+  // MARK: Slow paths
+
+  /// The answer to a read of `object`'s property when ``servedAnswer()`` has none. Stops the program for
+  /// a non-optional property with nothing injected and nothing stored.
+  @usableFromInline
+  @inline(never)
+  func answer(for object: AnyObject) -> Value {
+    let slot = slot(of: object)
+    let (served, injection) = slot.servedAnswer(as: Value.self)
+    let original = OriginalAccessor<Value>(slot: slot)
+    switch injection?.read ?? .original {
+    case .original:
+      return original.get(storedValue)
+    case .value(let value):
+      return storedValue ?? value
+    case .shared(let shared):
+      if let stored = storedValue { return stored }
+      let value = shared.get()  // outside every kernel lock: the factory may read other properties
+      if served.fallback == nil { slot.refreshAnswer(replacing: served) }
+      return value
+    case .getter(let getter):
+      var retired: UInt = 0
+      let value = locked { () -> Value in
+        var stored = storedHoldingLock()
+        let before = stored
+        let value = getter(object, &stored, original)
+        if !Self.sameBits(before, stored) { retired = publishHoldingLock(stored) }
+        return value
+      }
+      ReadSection.retire(retired)
+      return value
+    case .fill(let factory, let once):
+      var retired: UInt = 0
+      let stored = locked { () -> Value? in
+        let stored = storedHoldingLock()
+        let filled = state.load(ordering: .relaxed) & Self.filledFlag != 0
+        guard stored == nil, !(once && filled) else { return stored }
+        let created = factory(object)
+        retired = publishHoldingLock(created, filled: true)
+        return created
+      }
+      ReadSection.retire(retired)
+      return original.get(stored)
+    }
+  }
+
+  /// Writes `newValue` to the property of `object` that this storage belongs to.
+  public func write(_ newValue: Value, of object: AnyObject) {
+    let slot = slot(of: object)
+    let setter = slot.injection(as: Value.self)?.write
+    let original = OriginalAccessor<Value>(slot: slot)
+    let retired = locked { () -> UInt in
+      var stored = storedHoldingLock()
+      if let setter {
+        setter(object, &stored, newValue, original)
+      } else {
+        original.set(&stored, newValue)
+      }
+      return publishHoldingLock(stored)
+    }
+    ReadSection.retire(retired)
+  }
+
+  // MARK: State (lock held)
+
+  /// Runs `body` holding this instance's lock. (`Mutex` is inline and needs no allocation; its
+  /// `withLock` wants a `sending` result, which a generic value read under the lock cannot promise, so
+  /// the result leaves through a local.)
+  private func locked<Result>(_ body: () -> Result) -> Result {
+    var result: Result?
+    lock.withLock { _ in result = body() }
+    return result.unsafelyUnwrapped
+  }
+
+  /// A copy of the stored value; the box cannot be retired meanwhile (only lock holders unpublish).
+  private func storedHoldingLock() -> Value? {
+    let bits = state.load(ordering: .acquiring) & Self.addressMask
+    guard bits != 0 else { return nil }
+    return Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue().value
+  }
+
+  /// Publishes `value` (nil: nothing stored), keeping or setting the filled flag, and returns the
+  /// retained address of the box it replaced, for ``ReadSection/retire(_:)`` after the lock.
+  private func publishHoldingLock(_ value: Value?, filled: Bool = false) -> UInt {
+    let flag = (filled ? Self.filledFlag : 0) | (state.load(ordering: .relaxed) & Self.filledFlag)
+    let box = value.map { Self.retainedBox($0) } ?? 0
+    return state.exchange(box | flag, ordering: .acquiringAndReleasing) & Self.addressMask
+  }
+
+  private static func retainedBox(_ value: Value) -> UInt {
+    UInt(bitPattern: Unmanaged.passRetained(StoredValue(value)).toOpaque())
+  }
+
+  private static func release(box bits: UInt) {
+    let address = bits & addressMask
+    guard address != 0 else { return }
+    Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+  }
+
+  /// Whether two optional values have the same representation (then a getter left the storage as it
+  /// was; unequal padding only costs a needless publish).
+  private static func sameBits(_ lhs: Value?, _ rhs: Value?) -> Bool {
+    withUnsafeBytes(of: lhs) { left in withUnsafeBytes(of: rhs) { right in left.elementsEqual(right) } }
+  }
+
+  // MARK: Slot
+
+  /// The property's slot, found on the instance's first access and kept.
+  private func slot(of object: AnyObject) -> InjectionSlot {
+    if slotAddress.load(ordering: .acquiring) == 0 { findSlot(of: object) }
+    let address = slotAddress.load(ordering: .acquiring)
+    return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
+  }
+
+  /// Finds the property's slot on the instance's first access (not generic, so the first read of a fresh
+  /// instance costs no metadata lookups) and stores its address; racing first reads store the same one.
+  @usableFromInline
+  @inline(never)
+  func findSlot(of object: AnyObject) {
+    let found = SlotRegistry.shared.slot(for: object, storage: self, valueType: Value.self)
+    slotAddress.store(UInt(bitPattern: Unmanaged.passUnretained(found).toOpaque()), ordering: .releasing)
+  }
+}
