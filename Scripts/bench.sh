@@ -27,7 +27,7 @@ fixture_flags=(-Onone -swift-version 6 -parse-as-library)
 echo "== building the benchmarks (release)"
 # SwiftPM does not notice files added to a path dependency of an existing build: start afresh when the
 # product's list of source files changed.
-sources_stamp=$(find Packages -name '*.swift' | sort | sha1sum | cut -c1-12)
+sources_stamp=$(find Packages -name '*.swift' -o -name '*.c' -o -name '*.h' | sort | sha1sum | cut -c1-12)
 if [ "$(cat $package/.build/sources-stamp 2>/dev/null)" != "$sources_stamp" ]; then
   rm -rf $package/.build
 fi

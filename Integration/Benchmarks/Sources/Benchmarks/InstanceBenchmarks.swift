@@ -64,12 +64,15 @@ func instanceProbeLoop(_ index: Int, _ count: Int) -> Int {
   return checksum
 }
 
-/// `--probe NAME COUNT`: prepares, runs the probe once untimed, then `count` times in the collected loop.
+/// `--probe NAME COUNT`: prepares, runs the probe a few times outside the collected loop (callgrind collects
+/// only `instanceProbeLoop`, so one-time costs — metadata, slot tables — stay out of the count), then `count`
+/// times in it.
 func runInstanceProbe(named name: String, count: Int) throws {
   try InstanceProbes.prepare()
   guard let index = InstanceProbes.all.firstIndex(where: { $0.name == name }) else {
     throw BenchmarkError.fixture("no probe named \(name)")
   }
-  _ = instanceProbeLoop(index, 1)
-  print(instanceProbeLoop(index, count))
+  var warmUp = 0
+  for _ in 0..<3 { warmUp &+= InstanceProbes.all[index].make().1 }
+  print(instanceProbeLoop(index, count) &+ warmUp)
 }

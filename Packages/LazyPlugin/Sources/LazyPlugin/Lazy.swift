@@ -74,8 +74,9 @@ extension Lazy: LazyMarker {
         reason: "@Lazy cannot build \(property.valueTypeName): it does not conform to LazyConstructible and no "
           + "factory is registered; use injectLazy(\(property.valueTypeName).self) { … } or adopt LazyConstructible.")
     }
+    let maker = LazyMaker<Value>(property: property)
     return PropertyInjection<Value>(
-      read: .fill({ target in LazyFactories.shared.make(Value.self, for: property, target: target) }, once: once),
+      read: .fill({ target in maker.make(for: target) }, once: once),
       summary: once ? "lazy once" : "lazy")
   }
 }

@@ -9,8 +9,9 @@
 /// ```
 ///
 /// The standard library's collections, strings, numbers and `Bool` conform, and an optional conforms
-/// when its wrapped type does (it is created holding a new wrapped value).
-public protocol LazyConstructible {
+/// when its wrapped type does (it is created holding a new wrapped value). Values may be created on any
+/// thread that reads the property, so the type itself must be usable from any thread (`SendableMetatype`).
+public protocol LazyConstructible: SendableMetatype {
   /// Creates the value a first read returns.
   init()
 }
@@ -44,7 +45,18 @@ extension Optional: LazyConstructible where Wrapped: LazyConstructible {
 enum LazyConstruction {
   static func canBuild(_ type: Any.Type) -> Bool { type is any LazyConstructible.Type }
 
-  static func build<Value>(_ type: Value.Type) -> Value? {
-    (type as? any LazyConstructible.Type)?.init() as? Value
+  /// A closure calling `Value`'s `LazyConstructible` `init()`, or `nil` if `Value` does not conform. The
+  /// conformance is looked up once, here, not on every creation.
+  static func constructor<Value>(of type: Value.Type) -> (@Sendable () -> Value)? {
+    guard let constructible = type as? any LazyConstructible.Type else { return nil }
+    return constructor(opening: constructible, as: type)
+  }
+
+  private static func constructor<Constructible: LazyConstructible, Value>(
+    opening constructible: Constructible.Type, as type: Value.Type
+  ) -> @Sendable () -> Value {
+    // `Constructible` is `Value` itself (the existential above was made from `Value.self`).
+    precondition(Constructible.self == Value.self)
+    return { unsafeBitCast(Constructible(), to: Value.self) }
   }
 }

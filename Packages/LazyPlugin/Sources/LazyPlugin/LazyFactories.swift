@@ -35,9 +35,11 @@ final class LazyFactories: Sendable {
   static let shared = LazyFactories()
 
   private let factories = Mutex<[LazyFactory]>([])
+  private let registrations = Atomic<Int>(0)
 
   func register(_ new: [LazyFactory]) {
     factories.withLock { $0 += new }
+    registrations.add(1, ordering: .releasing)
   }
 
   func factory(for property: PropertyDescriptor, pending: [LazyFactory] = []) -> LazyFactory? {
@@ -50,13 +52,36 @@ final class LazyFactories: Sendable {
     factory(for: property, pending: pending) != nil
   }
 
-  /// A new value for `property` of `target`.
-  func make<Value>(_ type: Value.Type, for property: PropertyDescriptor, target: AnyObject) -> Value {
-    if let factory = factory(for: property), let value = factory.make(target) as? Value { return value }
-    guard let value = LazyConstruction.build(type) else {
+  /// Counts registrations, so that a property's ``LazyMaker`` looks its factory up again only after one.
+  var version: Int { registrations.load(ordering: .acquiring) }
+}
+
+/// Creates the values of one `@Lazy` property: its factory, looked up once per registration of new
+/// factories (not once per instance), else its type's `LazyConstructible` `init()`, opened once.
+final class LazyMaker<Value>: Sendable {
+  private let property: PropertyDescriptor
+  private let construct: (@Sendable () -> Value)?
+  private let cache = Mutex<(version: Int, factory: LazyFactory?)>((-1, nil))
+
+  init(property: PropertyDescriptor) {
+    self.property = property
+    construct = LazyConstruction.constructor(of: Value.self)
+  }
+
+  /// A new value for the property of `target`.
+  func make(for target: AnyObject) -> Value {
+    let version = LazyFactories.shared.version
+    let factory = cache.withLock { cached -> LazyFactory? in
+      if cached.version == version { return cached.factory }
+      let found = LazyFactories.shared.factory(for: property)
+      cached = (version, found)
+      return found
+    }
+    if let factory, let value = factory.make(target) as? Value { return value }
+    guard let construct else {
       fatalError("@Lazy cannot build \(property): no factory and no LazyConstructible init().")
     }
-    return value
+    return construct()
   }
 }
 

@@ -11,12 +11,12 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   /// The retained address of the ``SlotAnswer`` of the current injection, or 0 until a read builds it.
   /// Written only under `lock`; read by fast reads inside a ``ReadSection``.
   @usableFromInline let answer = Atomic<UInt>(0)
-  private let lock = KernelLock()
-  private var injection: AnyPropertyInjection?
+  @usableFromInline let lock = KernelLock()
+  @usableFromInline var injection: AnyPropertyInjection?
   private var replacements = 0
-  let isOptional: Bool
+  @usableFromInline let isOptional: Bool
   /// `nil` of the value type, boxed, when the value type is optional.
-  let noneValue: Any?
+  @usableFromInline let noneValue: Any?
 
   init(property: PropertyDescriptor, injection: AnyPropertyInjection?) {
     self.property = property
@@ -35,6 +35,7 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
 
   /// The current injection, typed; the kernel installs only injections of the slot's value type
   /// (checked when rules commit).
+  @inlinable
   func injection<Value>(as type: Value.Type) -> PropertyInjection<Value>? {
     currentInjection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
   }
@@ -50,6 +51,7 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   }
 
   /// The published answer and the injection it belongs to, built and published now if needed.
+  @inlinable
   func servedAnswer<Value>(as type: Value.Type) -> (SlotAnswer<Value>, PropertyInjection<Value>?) {
     lock.withLock {
       let current = injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
@@ -67,6 +69,7 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
 
   /// Unpublishes `stale` if it is still the published answer (a shared value was created since it was
   /// built), so that the next read builds one that serves the value.
+  @inlinable
   func refreshAnswer<Value>(replacing stale: SlotAnswer<Value>) {
     let staleBits = UInt(bitPattern: Unmanaged.passUnretained(stale).toOpaque())
     let retired = lock.withLock {
@@ -79,6 +82,7 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   public var replacementCount: Int { lock.withLock { replacements } }
 
   /// Stops the program: a non-optional property was read with nothing injected and nothing stored.
+  @usableFromInline
   func stopForMissingValue() -> Never {
     let hint = property.markerType?.injectionHint(for: property) ?? "an injection"
     fatalError(

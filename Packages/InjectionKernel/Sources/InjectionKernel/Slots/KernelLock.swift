@@ -11,9 +11,11 @@
 /// `Synchronization.Mutex` requires `sending` results, which the kernel's critical sections (returning
 /// shared, immutable objects) cannot always express; this wraps a heap-allocated `pthread_mutex_t`
 /// (never moved after initialization, as POSIX requires).
+@usableFromInline
 final class KernelLock: @unchecked Sendable {  // the mutex itself is the synchronization
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+  @usableFromInline
   init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -26,6 +28,7 @@ final class KernelLock: @unchecked Sendable {  // the mutex itself is the synchr
   }
 
   /// Runs `body` while holding the lock.
+  @inlinable
   @inline(__always)
   func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)

@@ -22,7 +22,8 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   @usableFromInline let lock: Mutex<Void>
 
   /// Set in `state` once a fill created this instance's value (for fills that run once per instance).
-  private static var filledFlag: UInt { 1 }
+  @inlinable
+  static var filledFlag: UInt { 1 }
   /// The bits of `state` that hold the box's address (boxes are at least 2-byte aligned).
   @usableFromInline static var addressMask: UInt { ~1 }
 
@@ -85,7 +86,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   /// The answer to a read of `object`'s property when ``servedAnswer()`` has none. Stops the program for
   /// a non-optional property with nothing injected and nothing stored.
-  @usableFromInline
+  @inlinable  // specialized in the owner's module: a generic slow path looks up metadata at every step
   @inline(never)
   func answer(for object: AnyObject) -> Value {
     let slot = slot(of: object)
@@ -128,6 +129,8 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   }
 
   /// Writes `newValue` to the property of `object` that this storage belongs to.
+  @inlinable
+  @inline(never)
   public func write(_ newValue: Value, of object: AnyObject) {
     let slot = slot(of: object)
     let setter = slot.injection(as: Value.self)?.write
@@ -149,14 +152,16 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   /// Runs `body` holding this instance's lock. (`Mutex` is inline and needs no allocation; its
   /// `withLock` wants a `sending` result, which a generic value read under the lock cannot promise, so
   /// the result leaves through a local.)
-  private func locked<Result>(_ body: () -> Result) -> Result {
+  @inlinable
+  func locked<Result>(_ body: () -> Result) -> Result {
     var result: Result?
     lock.withLock { _ in result = body() }
     return result.unsafelyUnwrapped
   }
 
   /// A copy of the stored value; the box cannot be retired meanwhile (only lock holders unpublish).
-  private func storedHoldingLock() -> Value? {
+  @inlinable
+  func storedHoldingLock() -> Value? {
     let bits = state.load(ordering: .acquiring) & Self.addressMask
     guard bits != 0 else { return nil }
     return Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue().value
@@ -164,13 +169,15 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   /// Publishes `value` (nil: nothing stored), keeping or setting the filled flag, and returns the
   /// retained address of the box it replaced, for ``ReadSection/retire(_:)`` after the lock.
-  private func publishHoldingLock(_ value: Value?, filled: Bool = false) -> UInt {
+  @inlinable
+  func publishHoldingLock(_ value: Value?, filled: Bool = false) -> UInt {
     let flag = (filled ? Self.filledFlag : 0) | (state.load(ordering: .relaxed) & Self.filledFlag)
     let box = value.map { Self.retainedBox($0) } ?? 0
     return state.exchange(box | flag, ordering: .acquiringAndReleasing) & Self.addressMask
   }
 
-  private static func retainedBox(_ value: Value) -> UInt {
+  @inlinable
+  static func retainedBox(_ value: Value) -> UInt {
     UInt(bitPattern: Unmanaged.passRetained(StoredValue(value)).toOpaque())
   }
 
@@ -182,14 +189,16 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   /// Whether two optional values have the same representation (then a getter left the storage as it
   /// was; unequal padding only costs a needless publish).
-  private static func sameBits(_ lhs: Value?, _ rhs: Value?) -> Bool {
+  @inlinable
+  static func sameBits(_ lhs: Value?, _ rhs: Value?) -> Bool {
     withUnsafeBytes(of: lhs) { left in withUnsafeBytes(of: rhs) { right in left.elementsEqual(right) } }
   }
 
   // MARK: Slot
 
   /// The property's slot, found on the instance's first access and kept.
-  private func slot(of object: AnyObject) -> InjectionSlot {
+  @inlinable
+  func slot(of object: AnyObject) -> InjectionSlot {
     if slotAddress.load(ordering: .acquiring) == 0 { findSlot(of: object) }
     let address = slotAddress.load(ordering: .acquiring)
     return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()

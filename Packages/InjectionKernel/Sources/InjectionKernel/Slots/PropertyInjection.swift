@@ -68,10 +68,14 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
 /// PropertyInjection<Int>(read: .getter { _, storage, original in original.get(storage) + 1 }, summary: "plus one")
 /// ```
 public struct OriginalAccessor<Value>: Sendable {
-  let slot: InjectionSlot
+  @usableFromInline let slot: InjectionSlot
+
+  @inlinable
+  init(slot: InjectionSlot) { self.slot = slot }
 
   /// The stored value; `nil` for an optional property with nothing stored. For a non-optional property
   /// with nothing stored this stops the program with a message naming the property and how to inject it.
+  @inlinable
   public func get(_ storage: Value?) -> Value {
     if let storage { return storage }
     if let none = slot.noneValue as? Value { return none }

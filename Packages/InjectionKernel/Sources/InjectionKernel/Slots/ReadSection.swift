@@ -30,6 +30,7 @@ enum ReadSection {
   }
 
   /// Releases one retained, unpublished object address (or nothing for 0) once no section can use it.
+  @usableFromInline
   static func retire(_ bits: UInt) {
     guard bits != 0 else { return }
     ik_synchronize()

@@ -27,5 +27,5 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   public var isCreated: Bool { lock.withLock { value != nil } }
 
   /// The value if it has been created, without creating it.
-  var createdValue: Value? { lock.withLock { value } }
+  @usableFromInline var createdValue: Value? { lock.withLock { value } }
 }

@@ -11,6 +11,7 @@ final class SlotAnswer<Value>: @unchecked Sendable {  // immutable after init
   /// (nothing injected into a non-optional, a fill, a shared value not created yet).
   @usableFromInline let fallback: Value?
 
+  @inlinable
   init(isServedByReads: Bool, fallback: Value?) {
     self.isServedByReads = isServedByReads
     self.fallback = fallback
@@ -18,6 +19,7 @@ final class SlotAnswer<Value>: @unchecked Sendable {  // immutable after init
 
   /// The answer for `injection` (`nil`: the property's own behaviour) of a slot whose optional value
   /// type reads `none` when empty.
+  @inlinable
   init(injection: PropertyInjection<Value>?, none: Value?) {
     switch injection?.read ?? .original {
     case .value(let value): (isServedByReads, fallback) = (true, value)
@@ -34,5 +36,6 @@ final class SlotAnswer<Value>: @unchecked Sendable {  // immutable after init
 final class StoredValue<Value>: @unchecked Sendable {  // immutable after init
   @usableFromInline let value: Value
 
+  @inlinable
   init(_ value: Value) { self.value = value }
 }
