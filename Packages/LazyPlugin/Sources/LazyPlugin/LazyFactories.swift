@@ -54,7 +54,10 @@ final class LazyFactories: Sendable {
   func make<Value>(_ type: Value.Type, for property: PropertyDescriptor, target: AnyObject) -> Value {
     if let factory = factory(for: property), let value = factory.make(target) as? Value { return value }
     guard let value = LazyConstruction.build(type) else {
-      fatalError("@Lazy cannot build \(property): no factory and no LazyConstructible init().")
+      Injection.stop(
+        "\(property) cannot be built by @Lazy: no factory is registered and it does not conform to "
+          + "LazyConstructible; register one with Injection.injectLazy(\(Injection.metatypeExpression(of: type))) { … }."
+      )
     }
     return value
   }
