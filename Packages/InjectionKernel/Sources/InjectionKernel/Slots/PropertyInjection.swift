@@ -18,7 +18,9 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
 /// class-level slot of every selected property, so every instance, existing and future, sees them.
 ///
 /// The injected value, factory and closures are shared by every instance of the selected classes and may
-/// run on any thread that reads the property; the thread-safety of what they capture is the caller's.
+/// run on any thread that reads the property. The closures are `@Sendable`; a plugin verb that hands one
+/// value to every instance (`.value`, `.shared`) should require `Value: Sendable` and accept an
+/// ``UncheckedSendable`` for a value its caller vouches for, as InjectPlugin's verbs do.
 public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Sendable {  // immutable
   /// A getter: the instance, its storage (`inout`, like DeluxeInjection's `id *ivar`) and the property's
   /// behaviour without this injection. Runs under the instance's storage lock.
