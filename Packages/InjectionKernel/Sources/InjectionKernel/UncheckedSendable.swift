@@ -13,7 +13,7 @@
 ///
 /// Prefer making the type `Sendable` (or `@unchecked Sendable` with a comment naming the lock that makes
 /// it true): then every use is covered, not only this one.
-public struct UncheckedSendable<Value>: @unchecked Sendable {  // the caller vouches for `value`; nothing here synchronizes it
+public struct UncheckedSendable<Value>: @unchecked Sendable {  // the caller vouches for `value`; no lock here
   /// The wrapped value.
   public let value: Value
 
