@@ -90,6 +90,12 @@ struct ReadmeExamples {
     #expect(ProfileViewModel().settings.theme == "light")
   }
 
+  @Test func rulesForLaterClasses() throws {
+    try Injection.inject(Int.self).named("retries").mayMatchLater().value(3)
+    #expect(Downloader().retries == 3)
+    try Injection.inject(Int.self).declared(in: Downloader.self).named("retries").reject()
+  }
+
   @Test func sharingAcrossThreads() throws {
     try Injection.inject(LegacyCache.self).value(UncheckedSendable(LegacyCache()))
     try Injection.inject(LegacyCache.self).shared { UncheckedSendable(LegacyCache()) }

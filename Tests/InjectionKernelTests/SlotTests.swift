@@ -152,13 +152,20 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     rules.add(
       PropertyInjection<Double>(read: .value(1), summary: "value"), to: select(SlotHost.self).ofType(Double.self))
     let plan = try Injection.plan(rules)
-    #expect(plan.unmatchedSelections.count == 1)
+    #expect(plan.unmatchedSelections.map(\.isMistake) == [true])
+    #expect(throws: InjectionError.self) { try Injection.commit(rules) }
     #expect(plan.entries.isEmpty)
     #expect(plan.catalogPasses == 1)
 
     let typo = InjectionRules()
     typo.add(PropertyInjection<Int>(read: .value(1), summary: "value"), to: select(SlotHost.self).named("vaule"))
-    #expect(throws: InjectionError.unknownProperty(className: "InjectionKernelTests.SlotHost", name: "vaule")) {
+    #expect(
+      throws: InjectionError.selectionMatchesNothing(
+        selection: "Tracked: in InjectionKernelTests.SlotHost, named vaule (no property named vaule)",
+        nearMisses: [
+          "InjectionKernelTests.SlotHost.value: Swift.Int — its name is value, not vaule: select named(\"value\")"
+        ])
+    ) {
       try Injection.commit(typo)
     }
     #expect(throws: InjectionError.self) { try Injection.property(named: "vaule", of: SlotHost.self) }

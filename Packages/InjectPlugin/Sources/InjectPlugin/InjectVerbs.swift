@@ -5,6 +5,7 @@ public import InjectionKernel
 extension InjectSelection where Value: Sendable {
   /// Injects a value: a read returns the instance's stored value if it has one, otherwise `value`.
   /// Setting a value stores it for that instance; setting `nil` on an optional brings `value` back.
+  /// Selected by type alone (`inject(Logger.self)`), it also reaches properties declared `Logger?`.
   ///
   /// Every instance on every thread reads the same value, so it must be `Sendable`; for a value you
   /// vouch for whose type is not, pass ``UncheckedSendable`` (`value(UncheckedSendable(cache))`).
@@ -40,14 +41,14 @@ extension InjectSelection {
   private func injectValue(_ value: Value, summary: String) throws -> InjectionPlan? {
     try apply(
       PropertyInjection(read: .value(value), summary: "\(summary) \(Injection.typeName(Value.self))"),
-      typeKeyed: .value(value))
+      typeKeyed: .value(value), reachesOptionals: true)
   }
 
   private func injectShared(_ make: @escaping @Sendable () -> Value, summary: String) throws -> InjectionPlan? {
     let shared = SharedValue(make)
     return try apply(
       PropertyInjection(read: .shared(shared), summary: "\(summary) \(Injection.typeName(Value.self))"),
-      typeKeyed: .shared({ shared.get() }))
+      typeKeyed: .shared({ shared.get() }), reachesOptionals: true)
   }
 
   /// Injects a getter called on every read with the instance, its storage and the original behaviour.
@@ -75,13 +76,17 @@ extension InjectSelection {
   /// after the property is set to `nil` the next read fills it again.
   @discardableResult
   public func ifNil(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
-    try apply(PropertyInjection(read: .fill(make, once: false), summary: "created if nil"), typeKeyed: nil)
+    try apply(
+      PropertyInjection(read: .fill(make, once: false), summary: "created if nil"), typeKeyed: nil,
+      reachesOptionals: true)
   }
 
   /// DeluxeInjection's `DIGetterIfIvarIsNilOnce`: `make` fills the storage at most once per instance.
   @discardableResult
   public func ifNilOnce(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
-    try apply(PropertyInjection(read: .fill(make, once: true), summary: "created once if nil"), typeKeyed: nil)
+    try apply(
+      PropertyInjection(read: .fill(make, once: true), summary: "created once if nil"), typeKeyed: nil,
+      reachesOptionals: true)
   }
 
   /// Removes the injection of the selected properties: they behave as if never injected.

@@ -86,6 +86,13 @@ public struct LazySelection<Value> {
     LazySelection(selection: selection.filter(predicate), rules: rules)
   }
 
+  /// Says that the selection may match nothing now (it is meant for classes loaded later or generic
+  /// specializations used later); otherwise a selection naming a class or a property name that matches
+  /// nothing makes the commit throw `InjectionError.selectionMatchesNothing` with its near misses.
+  public func mayMatchLater() -> LazySelection {
+    LazySelection(selection: selection.mayMatchLater(), rules: rules)
+  }
+
   /// Gives the selected properties their own factory (it wins over per-type factories) and turns them on.
   public func create(_ factory: @escaping @Sendable (_ target: AnyObject) -> Value) {
     let entry = LazyFactory(scope: .selection(selection), make: { factory($0) })

@@ -99,6 +99,24 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
+  /// The names (without the wrapper's `_`) of the marked fields of generic classes, whatever their plugin;
+  /// read from the field records, with no specialization.
+  func genericMarkedFieldNames() -> Set<String> {
+    lock.withLock {
+      runPass()
+      var names: Set<String> = []
+      for entry in marked.values where entry.descriptor.isGeneric {
+        guard let records = entry.descriptor.fieldDescriptor?.records else { continue }
+        for field in entry.fields where field.index < records.count {
+          guard let raw = records[field.index].name else { continue }
+          let name = String(cString: raw)
+          names.insert(name.hasPrefix("_") ? String(name.dropFirst()) : name)
+        }
+      }
+      return names
+    }
+  }
+
   /// The names of generic classes with marked fields (cataloged per specialization when used).
   func genericClassNames() -> [String] {
     lock.withLock {

@@ -19,7 +19,14 @@ extension Injection {
     var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
     var counts: [PropertyDescriptor: Int] = [:]
     var touched: [PropertyDescriptor] = []
-    var unmatched: [String] = []
+    var unmatched: [InjectionPlan.UnmatchedSelection] = []
+    /// Records a selection that matched nothing, with its near misses.
+    func noteUnmatched(_ selection: PropertySelection) {
+      unmatched.append(
+        InjectionPlan.UnmatchedSelection(
+          selection: selection.description, nearMisses: NearMisses.find(for: selection, in: index),
+          isMistake: selection.mustMatch && !namesAGenericClassField(selection)))
+    }
 
     /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet.
     func committed(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
@@ -47,18 +54,20 @@ extension Injection {
       switch change {
       case .inject(let selection, let injection):
         let matches = index.matches(selection)
-        if matches.isEmpty { unmatched.append(selection.description) }
-        for property in matches { set(property, try checked(injection, for: property), counted: true) }
+        if matches.isEmpty { noteUnmatched(selection) }
+        for property in matches {
+          set(property, try checked(injection, for: property, selection: selection), counted: true)
+        }
       case .injectEach(let selection, let builder):
         let matches = index.matches(selection)
-        if matches.isEmpty { unmatched.append(selection.description) }
+        if matches.isEmpty { noteUnmatched(selection) }
         for property in matches {
           guard let injection = try builder(property) else { continue }
-          set(property, try checked(injection, for: property), counted: true)
+          set(property, try checked(injection, for: property, selection: selection), counted: true)
         }
       case .reject(let selection):
         let matches = index.matches(selection)
-        if matches.isEmpty { unmatched.append(selection.description) }
+        if matches.isEmpty { noteUnmatched(selection) }
         for property in matches { set(property, nil, counted: true) }
       case .rejectAll(let plugin):
         for property in index.properties(of: plugin) { set(property, nil, counted: false) }
@@ -82,10 +91,11 @@ extension Injection {
 
   /// A selection naming both classes and property names must name properties those classes have (declared
   /// or inherited): a name that is not there is a typo, reported as
-  /// ``InjectionError/unknownProperty(className:name:)`` rather than an unmatched selection.
+  /// ``InjectionError/selectionMatchesNothing(selection:nearMisses:)`` (with the similar names) even when
+  /// another of its names matched.
   private static func checkNames(of selection: PropertySelection, in index: PropertyIndex) throws {
     let classes = selection.namedClasses
-    guard !classes.isEmpty else { return }
+    guard !classes.isEmpty, selection.mustMatch else { return }
     for name in selection.names.sorted() {
       let known = index.properties(of: selection.plugin, named: name).contains { property in
         classes.contains {
@@ -93,21 +103,41 @@ extension Injection {
         }
       }
       if !known {
-        throw InjectionError.unknownProperty(
-          className: classes.map { Injection.typeName($0) }.joined(separator: ", "), name: name)
+        throw InjectionError.selectionMatchesNothing(
+          selection: "\(selection) (no property named \(name))",
+          nearMisses: NearMisses.find(for: selection, in: index))
       }
     }
   }
 
-  /// `injection`, if its value type is `property`'s; otherwise the typed mismatch error.
-  private static func checked(_ injection: AnyPropertyInjection, for property: PropertyDescriptor) throws
-    -> AnyPropertyInjection
-  {
-    guard injection.valueType == property.valueType else {
+  /// Whether a selection by property names alone names a marked field of a generic class: its
+  /// specializations are cataloged when used, so matching nothing now is expected.
+  private static func namesAGenericClassField(_ selection: PropertySelection) -> Bool {
+    guard selection.namedClasses.isEmpty, !selection.namedProperties.isEmpty else { return false }
+    let genericNames = PropertyCatalog.shared.genericMarkedFieldNames()
+    return selection.namedProperties.contains { genericNames.contains($0) }
+  }
+
+  /// `injection` fitted to `property` (see ``fitted(_:to:selection:)``); otherwise the typed mismatch error.
+  private static func checked(
+    _ injection: AnyPropertyInjection, for property: PropertyDescriptor, selection: PropertySelection
+  ) throws -> AnyPropertyInjection {
+    guard let fitted = fitted(injection, to: property, selection: selection) else {
       throw InjectionError.typeMismatch(
         property: property.description, expected: property.valueTypeName,
         given: Injection.typeName(injection.valueType))
     }
-    return injection
+    return fitted
+  }
+
+  /// `injection` if its value type is `property`'s; wrapped in an optional when the property is declared
+  /// `T?`, the injection is for `T` and the selection includes optionals; otherwise `nil`.
+  static func fitted(_ injection: AnyPropertyInjection, to property: PropertyDescriptor, selection: PropertySelection)
+    -> AnyPropertyInjection?
+  {
+    if injection.valueType == property.valueType { return injection }
+    guard selection.includesOptionals, MetadataAccess.optionalWrappedType(property.valueType) == injection.valueType
+    else { return nil }
+    return injection.wrappedInOptional()
   }
 }

@@ -78,7 +78,9 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
       }
       // A rule whose value type does not fit this property (a name or predicate selection meeting a
       // generic specialization) does not apply to it.
-      if let injection, injection.valueType == property.valueType { return injection }
+      if let injection, let fitted = Injection.fitted(injection, to: property, selection: rule.selection) {
+        return fitted
+      }
     }
     return nil
   }

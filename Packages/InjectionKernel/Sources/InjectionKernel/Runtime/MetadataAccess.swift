@@ -133,6 +133,12 @@ enum MetadataAccess {
     }
   }
 
+  /// `Wrapped` when `type` is `Optional<Wrapped>` (value metadata kind 0x202), otherwise nil.
+  static func optionalWrappedType(_ type: Any.Type) -> Any.Type? {
+    guard unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x202 else { return nil }
+    return genericArgument(ofValueType: type, at: 0)
+  }
+
   /// The first generic argument of a generic struct or enum specialization: value metadata keeps its
   /// generic argument vector right after Kind and Description (+16 on 64-bit). Nil for anything else.
   static func firstGenericArgument(ofValueType type: Any.Type) -> Any.Type? {
