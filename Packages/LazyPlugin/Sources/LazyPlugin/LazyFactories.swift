@@ -40,6 +40,11 @@ final class LazyFactories: Sendable {
     factories.withLock { $0 += new }
   }
 
+  /// Forgets every factory (`rejectLazy()`).
+  func removeAll() {
+    factories.withLock { $0.removeAll() }
+  }
+
   func factory(for property: PropertyDescriptor, pending: [LazyFactory] = []) -> LazyFactory? {
     let all = factories.withLock { $0 } + pending
     return all.enumerated().filter { $0.element.applies(to: property) }

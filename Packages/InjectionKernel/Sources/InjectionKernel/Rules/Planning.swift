@@ -37,10 +37,15 @@ extension Injection {
       if let planned = state[property] { return planned }
       return committed(property)
     }
+    var countedIntents: [PropertyDescriptor: Set<String>] = [:]
+    var intent: String?  // the intent of the change being planned
     func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, counted: Bool) {
       if state[property] == nil { touched.append(property) }
       state[property] = .some(injection)
-      if counted { counts[property, default: 0] += 1 }
+      // Rules sharing an intent count once per property.
+      if counted, intent.map({ countedIntents[property, default: []].insert($0).inserted }) ?? true {
+        counts[property, default: 0] += 1
+      }
     }
 
     for change in rules.changes {
@@ -50,7 +55,8 @@ extension Injection {
       case .rejectAll: break
       }
     }
-    for change in rules.changes {
+    for (position, change) in rules.changes.enumerated() {
+      intent = rules.intents[position]
       switch change {
       case .inject(let selection, let injection):
         let matches = index.matches(selection)
