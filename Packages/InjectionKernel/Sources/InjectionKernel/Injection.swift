@@ -57,9 +57,18 @@ public enum Injection {
     return plan
   }
 
-  /// Computes what committing `rules` would do, without applying it (a dry run).
+  /// Computes what committing `rules` would do, without applying it (a dry run). Selections that match
+  /// nothing are listed in ``InjectionPlan/unmatchedSelections`` rather than thrown.
   public static func plan(_ rules: InjectionRules) throws -> InjectionPlan {
-    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: { _ in true }) }
+    try plan(rules, listingEmptyWhere: { _ in true })
+  }
+
+  /// A dry run whose ``InjectionPlan/emptyProperties`` lists only the properties for which `isListed`
+  /// returns `true` (the scope of a check).
+  public static func plan(_ rules: InjectionRules, listingEmptyWhere isListed: @escaping (PropertyDescriptor) -> Bool)
+    throws -> InjectionPlan
+  {
+    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: isListed) }
   }
 
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the

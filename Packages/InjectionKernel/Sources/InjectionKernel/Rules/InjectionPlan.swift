@@ -22,6 +22,14 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   /// which the imperative block uses, limited to what its check looks at); empty for a plain
   /// ``Injection/commit(_:)``, which skips that work.
   public let emptyProperties: [PropertyDescriptor]
+  /// Marked properties of generic classes, checked before any specialization exists: their value type
+  /// does not depend on the generic parameters, and no rule (committed or of the batch) gives them an
+  /// injection. Listed when ``emptyProperties`` is.
+  public let emptyGenericProperties: [GenericPropertyDeclaration]
+  /// Marked properties of generic classes that can only be checked per specialization, once one is used:
+  /// their type depends on the generic parameters, or the rules that could reach them name classes or
+  /// filter. Listed when ``emptyProperties`` is.
+  public let genericPropertiesCheckedPerSpecialization: [GenericPropertyDeclaration]
   /// How many catalog passes planning the batch requested: 1, however many plugins' verbs it holds.
   public let catalogPasses: Int
 
@@ -66,7 +74,17 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
     }
     if entries.isEmpty { lines.append("no property changes") }
     for selection in unmatchedSelections { lines.append("matched nothing: \(selection)") }
-    for property in emptyProperties { lines.append("left empty: \(property) (\(property.plugin?.name ?? "-"))") }
+    for property in emptyProperties {
+      let note = property.isOptional ? ", reads nil" : ""
+      lines.append("left empty: \(property) (\(property.plugin?.name ?? "-")\(note))")
+    }
+    for declaration in emptyGenericProperties {
+      let note = declaration.isOptional ? ", reads nil" : ""
+      lines.append("left empty: \(declaration) (\(declaration.plugin?.name ?? "-")\(note), every specialization)")
+    }
+    for declaration in genericPropertiesCheckedPerSpecialization {
+      lines.append("checked per specialization: \(declaration)")
+    }
     return lines.joined(separator: "\n")
   }
 }

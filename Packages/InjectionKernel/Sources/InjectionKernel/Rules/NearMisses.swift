@@ -1,5 +1,5 @@
 /// The properties that almost match a selection that matched nothing — same plugin, and at most two of
-/// these apart: another type (`Int?` for `Int`), declared by a superclass of the named class rather than
+/// these apart: another type (`Int?` for `Int`, or any type for the right name), declared by a superclass of the named class rather than
 /// the class or its subclasses, a similar name (`port` for `prot`), or refused by the selection's filter.
 enum NearMisses {
   /// At most five near misses, closest first, as `Module.Owner.property: Type — what differs: the fix`.
@@ -11,6 +11,11 @@ enum NearMisses {
     for property in pool(for: selection, in: index) where property.plugin == selection.plugin {
       var reasons: [String] = []
       if let type = selection.selectedValueType, !selection.isSelectedType(property.valueType, type) {
+        // Another type is near when the name was right or the types differ by an optional only.
+        let related =
+          names.contains(property.name) || MetadataAccess.optionalWrappedType(property.valueType) == type
+          || MetadataAccess.optionalWrappedType(type) == property.valueType
+        guard related else { continue }
         reasons.append(
           "its type is \(Injection.sourceSpelling(of: property.valueType)), not \(Injection.sourceSpelling(of: type)): "
             + "select \(Injection.metatypeExpression(of: property.valueType))")

@@ -91,8 +91,57 @@ extension Injection {
       isListed.map { isListed in
         properties.filter { isListed($0) && current($0) == nil }.sorted { $0.description < $1.description }
       } ?? []
+    var emptyGeneric: [GenericPropertyDeclaration] = []
+    var perSpecialization: [GenericPropertyDeclaration] = []
+    if isListed != nil {
+      for declaration in PropertyCatalog.shared.genericDeclarations() {
+        switch decide(declaration, changes: rules.changes, log: log) {
+        case .injected: break
+        case .empty: emptyGeneric.append(declaration)
+        case .perSpecialization: perSpecialization.append(declaration)
+        }
+      }
+    }
     return InjectionPlan(
-      entries: entries, unmatchedSelections: unmatched, emptyProperties: empty, catalogPasses: log.refreshCount)
+      entries: entries, unmatchedSelections: unmatched, emptyProperties: empty,
+      emptyGenericProperties: emptyGeneric, genericPropertiesCheckedPerSpecialization: perSpecialization,
+      catalogPasses: log.refreshCount)
+  }
+
+  /// What a generic class's marked property gets from the batch and the committed rules, decided before
+  /// any specialization exists.
+  enum GenericDecision {
+    case injected, empty, perSpecialization
+  }
+
+  /// The newest rule that selects `declaration` decides: a rule by type, name and plugin alone can be
+  /// judged without a specialization; one that names classes or filters cannot.
+  private static func decide(
+    _ declaration: GenericPropertyDeclaration, changes: [InjectionRules.Change], log: RuleLog
+  ) -> GenericDecision {
+    guard let valueType = declaration.valueType, let plugin = declaration.plugin else { return .perSpecialization }
+    func decide(_ selection: PropertySelection, injectionType: Any.Type?, rejects: Bool) -> GenericDecision? {
+      guard selection.plugin == plugin else { return nil }
+      if let selected = selection.selectedValueType, !selection.isSelectedType(valueType, selected) { return nil }
+      if let injectionType, !selection.isSelectedType(valueType, injectionType) { return nil }
+      if !selection.namedProperties.isEmpty, !selection.namedProperties.contains(declaration.name) { return nil }
+      if !selection.namedClasses.isEmpty || selection.isFiltered { return .perSpecialization }
+      return rejects ? .empty : .injected
+    }
+    for change in changes.reversed() {
+      let decision: GenericDecision?
+      switch change {
+      case .inject(let selection, let injection):
+        decision = decide(selection, injectionType: injection.valueType, rejects: false)
+      case .injectEach(let selection, _): decision = decide(selection, injectionType: nil, rejects: false)
+      case .reject(let selection): decision = decide(selection, injectionType: nil, rejects: true)
+      case .rejectAll(let rejected): decision = rejected == plugin ? .empty : nil
+      }
+      if let decision { return decision }
+    }
+    return log.newestDecision { selection, injectionType, rejects in
+      decide(selection, injectionType: injectionType, rejects: rejects)
+    } ?? .empty
   }
 
   /// A selection naming both classes and property names must name properties those classes have (declared

@@ -85,6 +85,22 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
     return nil
   }
 
+  /// The first non-nil answer of `decide` over the committed rules, newest first (commit lock held):
+  /// `decide` gets each rule's selection, its injection's value type (`nil` for builders and
+  /// rejections) and whether it rejects.
+  func newestDecision<Decision>(_ decide: (PropertySelection, Any.Type?, Bool) -> Decision?) -> Decision? {
+    for case let rule? in rules.reversed() {
+      let decision: Decision?
+      switch rule.action {
+      case .reject: decision = decide(rule.selection, nil, true)
+      case .inject(let injection): decision = decide(rule.selection, injection.valueType, false)
+      case .build: decision = decide(rule.selection, nil, false)
+      }
+      if let decision { return decision }
+    }
+    return nil
+  }
+
   /// Records a committed change (commit lock held). A rule replaces older ones with the same structural
   /// selection, and `rejectAll` forgets every rule of its plugin, so repeated re-injection does not grow
   /// the log or keep replaced values alive.
