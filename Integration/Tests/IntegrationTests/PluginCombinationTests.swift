@@ -87,7 +87,7 @@ private final class IncompleteScreen: IncompleteBase {
       lets.checkCompleteness(in: IncompleteScreen.self)
       lets.injectLazy(in: IncompleteScreen.self)
     }
-    #expect(plan.missing == ["DeluxeInjectionIntegrationTests.IncompleteBase.locale: Swift.String (Inject)"])
+    #expect(plan.missing == ["IntegrationTests.IncompleteBase.locale: Swift.String (Inject)"])
     #expect(plan.plan.emptyProperties.contains { $0.declaringClass == IncompleteBase.self && $0.name == "locale" })
   }
 }
