@@ -45,6 +45,22 @@ private final class TwoPluginHost {
 private final class DryRunHost {
   @Inject var first: Int
   @Inject var second: Int
+  @Inject var note: String?
+}
+
+private final class OptionalOnlyHost {
+  @Inject var maybe: Int?
+}
+
+private struct GenericCount: Sendable {
+  let value: Int
+}
+
+/// Never specialized: checked from its declaration.
+private final class GenericChecked<Element> {
+  @Inject var count: GenericCount
+  @Inject var label: String?
+  @Inject var element: Element
 }
 
 private final class TwiceHost {
@@ -136,25 +152,60 @@ private final class TwiceHost {
     #expect(host.items.isEmpty)
   }
 
-  @Test func dryRunMatchesWhatTheCommitDoes() throws {
+  @Test func dryRunReturnsTheFindingsOfTheSameCheckForTheBlocksScope() throws {
     let block: (InjectionRules) throws -> Void = { lets in
       lets.checkCompleteness(in: DryRunHost.self)
       try lets.inject(Int.self).declared(in: DryRunHost.self).named("first").value(1)
       try lets.inject(String.self).declared(in: DryRunHost.self).value("no String property there")
     }
     let dry = try Injection.imperativeDryRun(block)
-    #expect(dry.entries.map(\.property.name) == ["first"])
-    #expect(dry.unmatchedSelections.count == 1)
-    #expect(dry.emptyProperties.contains { $0.declaringClass == DryRunHost.self && $0.name == "second" })
+    #expect(dry.plan.entries.map(\.property.name) == ["first"])
+    #expect(dry.plan.unmatchedSelections.map(\.isMistake) == [true])
+    #expect(dry.missing == ["ImperativePluginTests.DryRunHost.second: Swift.Int (Inject)"])
+    #expect(dry.emptyOptionals == ["ImperativePluginTests.DryRunHost.note: Swift.Optional<Swift.String> (Inject)"])
+    #expect(dry.plan.emptyProperties.allSatisfy { $0.declaringClass == DryRunHost.self })  // the block's scope only
+    let expected = InjectionError.selectionMatchesNothing(
+      selection: "Inject: type Swift.String, in ImperativePluginTests.DryRunHost",
+      nearMisses: [
+        "ImperativePluginTests.DryRunHost.note: Swift.Optional<Swift.String> — its type is String?, not String: "
+          + "select String?.self"
+      ])
+    #expect(dry.error == expected)
     #expect(!Injection.isInjected(DryRunHost.self, "first"))
     #expect(dry.description.contains("DryRunHost.first: Swift.Int  <-  inject value Swift.Int"))
-    #expect(throws: InjectionError.self) { try Injection.imperative(block) }  // "second" is missing
-    let committed = try Injection.imperative { lets in
-      try block(lets)
-      lets.skipChecks()
+    #expect(dry.description.contains("missing: ImperativePluginTests.DryRunHost.second: Swift.Int (Inject)"))
+    #expect(throws: expected) { try Injection.imperative(block) }
+    #expect(throws: InjectionError.missingInjections(dry.missing)) {
+      try Injection.imperative { lets in
+        lets.checkCompleteness(in: DryRunHost.self)
+        try lets.inject(Int.self).declared(in: DryRunHost.self).named("first").value(1)
+      }
     }
-    #expect(committed.entries.map(\.property) == dry.entries.map(\.property))
-    #expect(DryRunHost().first == 1)
+    #expect(!Injection.isInjected(DryRunHost.self, "first"))
+  }
+
+  @Test func optionalPropertiesAreNotMissing() throws {
+    let plan = try Injection.imperative { lets in
+      lets.checkCompleteness(in: OptionalOnlyHost.self)
+    }
+    #expect(plan.emptyProperties.map(\.name) == ["maybe"])
+    #expect(OptionalOnlyHost().maybe == nil)
+  }
+
+  @Test func genericClassesAreCheckedBeforeAnySpecialization() throws {
+    let dry = try Injection.imperativeDryRun { lets in lets.checkCompleteness(inModules: "ImperativePluginTests") }
+    #expect(
+      dry.missing.contains("ImperativePluginTests.GenericChecked.count: ImperativePluginTests.GenericCount (Inject)"))
+    #expect(
+      dry.emptyOptionals.contains("ImperativePluginTests.GenericChecked.label: Swift.Optional<Swift.String> (Inject)"))
+    #expect(
+      dry.checkedPerSpecialization
+        == ["ImperativePluginTests.GenericChecked.element (its type depends on the generic parameters) (Inject)"])
+    let injected = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(inModules: "ImperativePluginTests")
+      try lets.inject(GenericCount.self).value(GenericCount(value: 1))
+    }
+    #expect(!injected.missing.contains { $0.contains("GenericChecked.count") })
   }
 
   @Test func twoRulesForOnePropertyAreReportedAndTheLastWins() throws {

@@ -36,7 +36,7 @@ struct ReadmeExamples {
       try lets.inject(PaymentGateway.self).value(PaymentGateway(sandbox: false))
     }
     print(plan)  // one line per property and injection, then unmatched selections and empty properties
-    #expect(plan.entries.contains { $0.property.declaringClass == CheckoutViewModel.self })
+    #expect(plan.plan.entries.contains { $0.property.declaringClass == CheckoutViewModel.self })
     #expect(Injection.injection(for: property) === before)  // nothing was applied
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import InjectPlugin
 import InjectionKernel
 import Testing
@@ -23,6 +24,31 @@ private final class Downloader {
   @Inject var retries: Int
   @Inject var timeout: Int
   @Inject var mirrorHosts: [String]
+}
+
+/// Not `Sendable`, but synchronized inside: the caller vouches for it.
+private final class LegacyCache {
+  private let lock = NSLock()
+  private var entries: [String: String] = [:]
+  subscript(key: String) -> String? {
+    get { lock.withLock { entries[key] } }
+    set { lock.withLock { entries[key] = newValue } }
+  }
+}
+
+private struct Owner: Sendable {
+  let name: String
+}
+
+private final class Account: @unchecked Sendable {  // mutable state: marked properties only (atomic)
+  @Inject var limit: Int
+  @Inject var owner: Owner?
+  let id: Int
+  init(id: Int) { self.id = id }
+}
+
+private final class CacheUser {
+  @Inject var cache: LegacyCache
 }
 
 @MainActor private final class AppConfig {
@@ -62,6 +88,31 @@ struct ReadmeExamples {
     try Injection.commit(lets)
     #expect(downloader.retries == 5)
     #expect(ProfileViewModel().settings.theme == "light")
+  }
+
+  @Test func rulesForLaterClasses() throws {
+    try Injection.inject(Int.self).named("retries").mayMatchLater().value(3)
+    #expect(Downloader().retries == 3)
+    try Injection.inject(Int.self).declared(in: Downloader.self).named("retries").reject()
+  }
+
+  @Test func sharingAcrossThreads() throws {
+    try Injection.inject(LegacyCache.self).value(UncheckedSendable(LegacyCache()))
+    try Injection.inject(LegacyCache.self).shared { UncheckedSendable(LegacyCache()) }
+    CacheUser().cache["greeting"] = "hello"
+    #expect(CacheUser().cache["greeting"] == "hello")  // one cache, shared by every instance
+
+    try Injection.inject(Int.self).declared(in: Account.self).value(10)
+    let account = Account(id: 1)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      account.owner = Owner(name: "ann")
+      done.signal()
+    }
+    thread.start()
+    done.wait()
+    #expect(account.owner?.name == "ann")
+    #expect(account.limit == 10)
   }
 
   @MainActor @Test func staticProperty() throws {

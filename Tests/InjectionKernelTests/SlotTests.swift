@@ -7,6 +7,12 @@ private final class SlotHost {
   init() {}
 }
 
+/// Only `rejectRestoresOriginalBehaviour` injects into it (tests run in parallel).
+private final class SlotRejectHost {
+  @Tracked var optional: String?
+  init() {}
+}
+
 private final class SlotGetterHost {
   @Tracked var number: Int
   init() {}
@@ -59,16 +65,16 @@ private func select(_ owner: AnyClass) -> PropertySelection {
   }
 
   @Test func rejectRestoresOriginalBehaviour() throws {
-    let host = SlotHost()
+    let host = SlotRejectHost()
     host.optional = "stored"
     let inject = InjectionRules()
     inject.add(
       PropertyInjection<String?>(read: .getter { _, _, _ in "got" }, summary: "getter"),
-      to: select(SlotHost.self).named("optional"))
+      to: select(SlotRejectHost.self).named("optional"))
     try Injection.commit(inject)
     #expect(host.optional == "got")
     let reject = InjectionRules()
-    reject.reject(select(SlotHost.self).named("optional"))
+    reject.reject(select(SlotRejectHost.self).named("optional"))
     try Injection.commit(reject)
     #expect(host.optional == "stored")
     host.optional = nil
@@ -146,13 +152,20 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     rules.add(
       PropertyInjection<Double>(read: .value(1), summary: "value"), to: select(SlotHost.self).ofType(Double.self))
     let plan = try Injection.plan(rules)
-    #expect(plan.unmatchedSelections.count == 1)
+    #expect(plan.unmatchedSelections.map(\.isMistake) == [true])
+    #expect(throws: InjectionError.self) { try Injection.commit(rules) }
     #expect(plan.entries.isEmpty)
     #expect(plan.catalogPasses == 1)
 
     let typo = InjectionRules()
     typo.add(PropertyInjection<Int>(read: .value(1), summary: "value"), to: select(SlotHost.self).named("vaule"))
-    #expect(throws: InjectionError.unknownProperty(className: String(reflecting: SlotHost.self), name: "vaule")) {
+    #expect(
+      throws: InjectionError.selectionMatchesNothing(
+        selection: "Tracked: in InjectionKernelTests.SlotHost, named vaule (no property named vaule)",
+        nearMisses: [
+          "InjectionKernelTests.SlotHost.value: Swift.Int — its name is value, not vaule: select named(\"value\")"
+        ])
+    ) {
       try Injection.commit(typo)
     }
     #expect(throws: InjectionError.self) { try Injection.property(named: "vaule", of: SlotHost.self) }

@@ -82,8 +82,12 @@ private final class IncompleteScreen: IncompleteBase {
         lets.injectLazy(in: IncompleteScreen.self)
       }
     }
-    // A dry run does not check completeness; it lists what would stay empty.
-    let plan = try Injection.imperativeDryRun { lets in lets.injectLazy(in: IncompleteScreen.self) }
-    #expect(plan.emptyProperties.contains { $0.declaringClass == IncompleteBase.self && $0.name == "locale" })
+    // A dry run runs the same check and returns what it finds instead of throwing.
+    let plan = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(in: IncompleteScreen.self)
+      lets.injectLazy(in: IncompleteScreen.self)
+    }
+    #expect(plan.missing == ["IntegrationTests.IncompleteBase.locale: Swift.String (Inject)"])
+    #expect(plan.plan.emptyProperties.contains { $0.declaringClass == IncompleteBase.self && $0.name == "locale" })
   }
 }

@@ -13,29 +13,83 @@ extension Injection {
   ///
   /// After the block, every marked property in scope (all of them unless the block narrows the scope
   /// with ``InjectionRules/checkCompleteness(in:)`` or ``InjectionRules/checkCompleteness(inModules:)``)
-  /// must have an injection; otherwise this throws ``InjectionError/missingInjections(_:)`` listing each
-  /// one as `Module.Owner.property: Type (Plugin)`, sorted, and applies nothing.
-  /// ``InjectionRules/skipChecks()`` turns the check off. If the block throws, nothing is applied.
+  /// that would stop a read must have an injection; otherwise this throws
+  /// ``InjectionError/missingInjections(_:)`` listing each one as `Module.Owner.property: Type (Plugin)`,
+  /// sorted, and applies nothing. Optional properties read `nil` and are not missing (a dry run lists them
+  /// as information). Marked properties of generic classes whose type does not depend on the generic
+  /// parameters are checked before any specialization exists. ``InjectionRules/skipChecks()`` turns the
+  /// check off. If the block throws, or one of its selections names a class or a property name and
+  /// matches nothing (``InjectionError/selectionMatchesNothing(selection:nearMisses:)``), nothing is applied.
   @discardableResult
   public static func imperative(_ block: (InjectionRules) throws -> Void) throws -> InjectionPlan {
     let rules = InjectionRules()
     try block(rules)
     let scope = rules[CompletenessScope.self]
+    scope.catalogScopeClasses()
     // Only the properties the check looks at are listed as empty: finding the state of the others
     // would grow with every marked property loaded in the process.
     return try commit(rules, listingEmptyWhere: scope.membership()) { plan in
-      let missing = scope.missing(in: plan)
+      let missing = CompletenessFindings(plan: plan, scope: scope).missing
       if !missing.isEmpty { throw InjectionError.missingInjections(missing) }
     }
   }
 
-  /// Runs the block and returns the plan — which property gets which injection, which selections
-  /// matched nothing, which marked properties stay empty — without applying anything. Print it for a
-  /// table. The completeness check is not applied; ``InjectionPlan/emptyProperties`` shows its input.
-  public static func imperativeDryRun(_ block: (InjectionRules) throws -> Void) throws -> InjectionPlan {
+  /// Runs the block and the same check as ``imperative(_:)`` without applying anything, and returns the
+  /// findings instead of throwing: which property gets which injection, which selections matched nothing
+  /// (with their near misses), which properties in the block's scope would be missing, and which are empty
+  /// but optional. Print it for a table.
+  public static func imperativeDryRun(_ block: (InjectionRules) throws -> Void) throws -> ImperativeDryRun {
     let rules = InjectionRules()
     try block(rules)
-    return try plan(rules)
+    let scope = rules[CompletenessScope.self]
+    scope.catalogScopeClasses()
+    let plan = try plan(rules, listingEmptyWhere: scope.membership())
+    return ImperativeDryRun(plan: plan, findings: CompletenessFindings(plan: plan, scope: scope))
+  }
+}
+
+/// What an imperative block would do and what its check would find, without anything applied.
+public struct ImperativeDryRun: CustomStringConvertible, Sendable {
+  /// The plan: entries, unmatched selections, and the empty properties of the block's scope.
+  public let plan: InjectionPlan
+  /// The properties in scope that would stay without an injection and stop a read, as
+  /// `Module.Owner.property: Type (Plugin)`: what ``Injection/imperative(_:)`` would throw for.
+  public let missing: [String]
+  /// Optional properties in scope left empty: reads return `nil`, so they are not missing (information).
+  public let emptyOptionals: [String]
+  /// Marked properties of generic classes in scope that are checked per specialization, once one is used.
+  public let checkedPerSpecialization: [String]
+
+  init(plan: InjectionPlan, findings: CompletenessFindings) {
+    self.plan = plan
+    missing = findings.missing
+    emptyOptionals = findings.emptyOptionals
+    checkedPerSpecialization = findings.checkedPerSpecialization
+  }
+
+  /// What committing the block would throw, if anything: a selection that matches nothing, else the
+  /// missing injections.
+  public var error: InjectionError? {
+    if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { return mistake.error }
+    return missing.isEmpty ? nil : .missingInjections(missing)
+  }
+
+  /// One line per property and injection, then the selections that matched nothing, then the findings.
+  public var description: String {
+    var lines = plan.entries.isEmpty ? ["no property changes"] : []
+    for entry in plan.entries {
+      let action = entry.injection.map { "inject \($0.summary)" } ?? "reject"
+      var notes: [String] = []
+      if entry.replacesInjection { notes.append("replaces an injection") }
+      if entry.ruleCount > 1 { notes.append("selected by \(entry.ruleCount) rules, last wins") }
+      lines.append(
+        "\(entry.property)  <-  \(action)" + (notes.isEmpty ? "" : "  (" + notes.joined(separator: "; ") + ")"))
+    }
+    for unmatched in plan.unmatchedSelections { lines.append("matched nothing: \(unmatched)") }
+    for property in missing { lines.append("missing: \(property)") }
+    for property in emptyOptionals { lines.append("empty, reads nil (information): \(property)") }
+    for property in checkedPerSpecialization { lines.append("checked per specialization: \(property)") }
+    return lines.joined(separator: "\n")
   }
 }
 
@@ -69,6 +123,23 @@ struct CompletenessScope: RuleOptionKey {
   var classes: [AnyClass] = []
   var modules: [String] = []
 
+  /// Catalogs the scope classes and their superclasses (generic specializations are cataloged on
+  /// request), so that their properties are checked.
+  func catalogScopeClasses() {
+    for cls in classes {
+      for ancestor in Self.lineage(of: cls) { _ = Injection.declaredProperties(of: ancestor) }
+    }
+  }
+
+  /// Whether the check looks at a generic class's declaration before any specialization: when the
+  /// scope is every property or names the class's module (a scope of classes checks their
+  /// specializations, which it catalogs).
+  func includes(_ declaration: GenericPropertyDeclaration) -> Bool {
+    guard isEnabled else { return false }
+    if classes.isEmpty && modules.isEmpty { return true }
+    return modules.contains { declaration.className.hasPrefix($0 + ".") }
+  }
+
   /// Whether the check looks at a property: declared in a scope class, a superclass of one (inherited
   /// by it) or a subclass of one, or in a scope module. Class identities are collected once.
   func membership() -> @Sendable (PropertyDescriptor) -> Bool {
@@ -89,10 +160,31 @@ struct CompletenessScope: RuleOptionKey {
     Array(sequence(first: cls, next: { _getSuperclass($0) }))
   }
 
-  /// `Module.Owner.property: Type (Plugin)` for each property in scope left without an injection, sorted
-  /// (the plan of a block lists only the empty properties in scope, see ``membership()``).
-  func missing(in plan: InjectionPlan) -> [String] {
-    guard isEnabled else { return [] }
-    return plan.emptyProperties.map { "\($0) (\($0.plugin?.name ?? "unmarked"))" }.sorted()
+}
+
+/// What the completeness check finds in a plan whose empty properties are those of its scope.
+struct CompletenessFindings {
+  /// `Module.Owner.property: Type (Plugin)` for each property in scope that would stop a read, sorted.
+  let missing: [String]
+  /// The optional properties in scope left empty (they read `nil`), sorted.
+  let emptyOptionals: [String]
+  /// Generic classes' properties in scope checked per specialization, sorted.
+  let checkedPerSpecialization: [String]
+
+  init(plan: InjectionPlan, scope: CompletenessScope) {
+    guard scope.isEnabled else {
+      (missing, emptyOptionals, checkedPerSpecialization) = ([], [], [])
+      return
+    }
+    func line(_ text: String, _ plugin: PluginID?) -> String { "\(text) (\(plugin?.name ?? "unmarked"))" }
+    let generic = plan.emptyGenericProperties.filter(scope.includes)
+    missing =
+      (plan.emptyProperties.filter { !$0.isOptional }.map { line($0.description, $0.plugin) }
+      + generic.filter { !$0.isOptional }.map { line($0.description, $0.plugin) }).sorted()
+    emptyOptionals =
+      (plan.emptyProperties.filter(\.isOptional).map { line($0.description, $0.plugin) }
+      + generic.filter(\.isOptional).map { line($0.description, $0.plugin) }).sorted()
+    checkedPerSpecialization = plan.genericPropertiesCheckedPerSpecialization.filter(scope.includes)
+      .map { line($0.description, $0.plugin) }.sorted()
   }
 }

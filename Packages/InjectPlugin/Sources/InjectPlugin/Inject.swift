@@ -50,9 +50,9 @@ public struct Inject<Value>: MarkedPropertyWrapper {
       if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
         return none
       }
-      fatalError(
-        "@Inject \(Injection.typeName(Value.self)) in a struct or static property was read before anything was "
-          + "injected or stored. Inject it with Injection.inject(\(Injection.typeName(Value.self)).self).value(…).")
+      Injection.stop(
+        "@Inject \(Injection.typeName(Value.self)) in a struct or static property was read with nothing injected or "
+          + "stored: inject it with Injection.inject(\(Injection.metatypeExpression(of: Value.self))).value(…).")
     }
     set {
       storage.setStoredValueUniquely(newValue)
@@ -61,7 +61,7 @@ public struct Inject<Value>: MarkedPropertyWrapper {
 
   /// How to inject `property`, for the message of a read that finds nothing.
   public static func injectionHint(for property: PropertyDescriptor) -> String {
-    "Injection.inject(\(property.valueTypeName).self).value(…)"
+    "Injection.inject(\(Injection.metatypeExpression(of: property.valueType))).value(…)"
   }
 }
 

@@ -37,11 +37,29 @@ public struct InjectSelection<Value> {
     InjectSelection(selection: selection.filter(predicate), rules: rules, isTypeOnly: false)
   }
 
+  /// Says that the selection may match nothing now: it is meant for classes in an image opened later or
+  /// a generic class's specializations used later, and reaches them when the kernel meets them.
+  ///
+  /// Without it, a selection naming a class or a property name that matches nothing throws
+  /// `InjectionError.selectionMatchesNothing` with its near misses — a typo, `Int` for an `Int?`
+  /// property, a class that inherits the property rather than declares it. Selections by type alone
+  /// never throw for matching nothing; they already reach whatever is met later.
+  ///
+  /// ```swift
+  /// try Injection.inject(Int.self).named("retries").mayMatchLater().value(3)  // for a plugin bundle
+  /// ```
+  public func mayMatchLater() -> InjectSelection {
+    InjectSelection(selection: selection.mayMatchLater(), rules: rules, isTypeOnly: isTypeOnly)
+  }
+
   /// Records (or commits) `injection` for the selection, plus its type-keyed form for structs/statics.
+  /// With `reachesOptionals`, a selection by type alone (`T`) also selects properties declared `T?`.
   @discardableResult
-  func apply(_ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?) throws -> InjectionPlan? {
+  func apply(
+    _ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?, reachesOptionals: Bool = false
+  ) throws -> InjectionPlan? {
     let batch = rules ?? InjectionRules()
-    batch.add(injection, to: selection)
+    batch.add(injection, to: isTypeOnly && reachesOptionals ? selection.includingOptionals() : selection)
     if isTypeOnly, let valueType = selectionValueType {
       batch.onCommit { TypeKeyedInjections.shared.set(typeKeyed, for: valueType) }
     }
@@ -52,7 +70,7 @@ public struct InjectSelection<Value> {
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
     let batch = rules ?? InjectionRules()
-    batch.reject(selection)
+    batch.reject(isTypeOnly ? selection.includingOptionals() : selection)
     if isTypeOnly, let valueType = selectionValueType {
       batch.onCommit { TypeKeyedInjections.shared.set(nil, for: valueType) }
     }

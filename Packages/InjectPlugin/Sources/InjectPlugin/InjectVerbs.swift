@@ -2,24 +2,53 @@ public import InjectionKernel
 
 /// The verbs: what the selected `@Inject` properties get. In a batch (`lets.inject(…)`) they record and
 /// return `nil`; from `Injection.inject(…)` they commit at once and return what the commit did.
-extension InjectSelection {
+extension InjectSelection where Value: Sendable {
   /// Injects a value: a read returns the instance's stored value if it has one, otherwise `value`.
   /// Setting a value stores it for that instance; setting `nil` on an optional brings `value` back.
+  /// Selected by type alone (`inject(Logger.self)`), it also reaches properties declared `Logger?`.
+  ///
+  /// Every instance on every thread reads the same value, so it must be `Sendable`; for a value you
+  /// vouch for whose type is not, pass ``UncheckedSendable`` (`value(UncheckedSendable(cache))`).
   @discardableResult
   public func value(_ value: Value) throws -> InjectionPlan? {
-    try apply(
-      PropertyInjection(read: .value(value), summary: "value \(Injection.typeName(Value.self))"),
-      typeKeyed: .value(value))
+    try injectValue(value, summary: "value")
   }
 
   /// Injects one value created by `make` on the first read anywhere and shared by every instance
-  /// (exactly once, even under concurrent first reads).
+  /// (exactly once, even under concurrent first reads). The value must be `Sendable`; for one you vouch for
+  /// whose type is not, return ``UncheckedSendable`` (`shared { UncheckedSendable(Cache()) }`).
   @discardableResult
   public func shared(_ make: @escaping @Sendable () -> Value) throws -> InjectionPlan? {
+    try injectShared(make, summary: "shared")
+  }
+}
+
+extension InjectSelection {
+  /// Injects a value whose type is not `Sendable` but which the caller vouches is safe to share between
+  /// threads (synchronized inside, or never mutated): `value(UncheckedSendable(cache))`. Nothing checks it.
+  @discardableResult
+  public func value(_ value: UncheckedSendable<Value>) throws -> InjectionPlan? {
+    try injectValue(value.value, summary: "unchecked value")
+  }
+
+  /// Injects one shared value whose type is not `Sendable` but which the caller vouches is safe to share
+  /// between threads: `shared { UncheckedSendable(Cache()) }`. Nothing checks it.
+  @discardableResult
+  public func shared(_ make: @escaping @Sendable () -> UncheckedSendable<Value>) throws -> InjectionPlan? {
+    try injectShared({ make().value }, summary: "unchecked shared")
+  }
+
+  private func injectValue(_ value: Value, summary: String) throws -> InjectionPlan? {
+    try apply(
+      PropertyInjection(read: .value(value), summary: "\(summary) \(Injection.typeName(Value.self))"),
+      typeKeyed: .value(value), reachesOptionals: true)
+  }
+
+  private func injectShared(_ make: @escaping @Sendable () -> Value, summary: String) throws -> InjectionPlan? {
     let shared = SharedValue(make)
     return try apply(
-      PropertyInjection(read: .shared(shared), summary: "shared \(Injection.typeName(Value.self))"),
-      typeKeyed: .shared({ shared.get() }))
+      PropertyInjection(read: .shared(shared), summary: "\(summary) \(Injection.typeName(Value.self))"),
+      typeKeyed: .shared({ shared.get() }), reachesOptionals: true)
   }
 
   /// Injects a getter called on every read with the instance, its storage and the original behaviour.
@@ -47,13 +76,17 @@ extension InjectSelection {
   /// after the property is set to `nil` the next read fills it again.
   @discardableResult
   public func ifNil(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
-    try apply(PropertyInjection(read: .fill(make, once: false), summary: "created if nil"), typeKeyed: nil)
+    try apply(
+      PropertyInjection(read: .fill(make, once: false), summary: "created if nil"), typeKeyed: nil,
+      reachesOptionals: true)
   }
 
   /// DeluxeInjection's `DIGetterIfIvarIsNilOnce`: `make` fills the storage at most once per instance.
   @discardableResult
   public func ifNilOnce(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
-    try apply(PropertyInjection(read: .fill(make, once: true), summary: "created once if nil"), typeKeyed: nil)
+    try apply(
+      PropertyInjection(read: .fill(make, once: true), summary: "created once if nil"), typeKeyed: nil,
+      reachesOptionals: true)
   }
 
   /// Removes the injection of the selected properties: they behave as if never injected.
@@ -68,8 +101,22 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
   /// afterwards. For optional class-typed properties such as `@Inject var delegate: Delegate?`.
   /// The injection does not keep `object` alive: it is deallocated as soon as its last owner lets go
   /// (a read's caller owns what the read returned, as with any property).
+  ///
+  /// Every instance on every thread reads the object, so it must be `Sendable`; for one you vouch for
+  /// whose type is not, pass ``UncheckedSendable`` (`weak(UncheckedSendable(delegate))`).
   @discardableResult
-  public func weak(_ object: AnyObject) throws -> InjectionPlan? {
+  public func weak<Object: AnyObject & Sendable>(_ object: Object) throws -> InjectionPlan? {
+    try injectWeak(object)
+  }
+
+  /// Injects an object held weakly whose type is not `Sendable` but which the caller vouches is safe to
+  /// share between threads: `weak(UncheckedSendable(delegate))`. Nothing checks it.
+  @discardableResult
+  public func weak<Object: AnyObject>(_ object: UncheckedSendable<Object>) throws -> InjectionPlan? {
+    try injectWeak(object.value)
+  }
+
+  private func injectWeak(_ object: AnyObject) throws -> InjectionPlan? {
     let reference = WeakReference(object)
     return try apply(
       PropertyInjection(

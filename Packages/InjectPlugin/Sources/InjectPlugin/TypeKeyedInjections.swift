@@ -13,9 +13,12 @@ final class TypeKeyedInjections: Sendable {
 
   private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
-  /// The value injected for `type`, if any.
+  /// The value injected for `type`, if any; for `T?` with nothing injected for it, the value injected for `T`.
   func value<Value>(of type: Value.Type) -> Value? {
-    let entry = entries.withLock { $0[ObjectIdentifier(type)] }
+    let entry = entries.withLock { entries in
+      entries[ObjectIdentifier(type)]
+        ?? (type as? any OptionalType.Type).flatMap { entries[ObjectIdentifier($0.wrappedType)] }
+    }
     switch entry {
     case .value(let value): return value as? Value
     case .shared(let make): return make() as? Value
@@ -32,4 +35,13 @@ final class TypeKeyedInjections: Sendable {
   func removeAll() {
     entries.withLock { $0.removeAll() }
   }
+}
+
+/// The wrapped type of an optional type.
+private protocol OptionalType {
+  static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalType {
+  fileprivate static var wrappedType: Any.Type { Wrapped.self }
 }

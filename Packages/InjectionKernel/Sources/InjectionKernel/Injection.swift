@@ -11,7 +11,10 @@ public enum Injection {
   // MARK: Committing
 
   /// Applies a batch atomically and returns what it did. A type mismatch anywhere throws
-  /// ``InjectionError/typeMismatch(property:expected:given:)`` and applies nothing.
+  /// ``InjectionError/typeMismatch(property:expected:given:)`` and applies nothing; so does a selection
+  /// that names a class or a property name and matches nothing
+  /// (``InjectionError/selectionMatchesNothing(selection:nearMisses:)``, with the near misses), unless it
+  /// says it ``PropertySelection/mayMatchLater()``.
   @discardableResult
   public static func commit(_ rules: InjectionRules) throws -> InjectionPlan {
     try commit(rules, listingEmpty: nil, validate: { _ in })
@@ -37,6 +40,7 @@ public enum Injection {
   ) throws -> InjectionPlan {
     let (plan, retired) = try RuleLog.shared.withCommitLock { log in
       let plan = try makePlan(rules, log: log, listingEmpty: isListed)
+      if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
       let slots = plan.entries.map {
         SlotRegistry.shared.slotHoldingCommitLock(for: $0.property, log: log)
@@ -53,9 +57,18 @@ public enum Injection {
     return plan
   }
 
-  /// Computes what committing `rules` would do, without applying it (a dry run).
+  /// Computes what committing `rules` would do, without applying it (a dry run). Selections that match
+  /// nothing are listed in ``InjectionPlan/unmatchedSelections`` rather than thrown.
   public static func plan(_ rules: InjectionRules) throws -> InjectionPlan {
-    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: { _ in true }) }
+    try plan(rules, listingEmptyWhere: { _ in true })
+  }
+
+  /// A dry run whose ``InjectionPlan/emptyProperties`` lists only the properties for which `isListed`
+  /// returns `true` (the scope of a check).
+  public static func plan(_ rules: InjectionRules, listingEmptyWhere isListed: @escaping (PropertyDescriptor) -> Bool)
+    throws -> InjectionPlan
+  {
+    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: isListed) }
   }
 
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the

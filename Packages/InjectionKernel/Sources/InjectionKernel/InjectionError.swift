@@ -6,6 +6,11 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
   case unknownProperty(className: String, name: String)
   /// An operation was refused, with the reason (for example a plugin that cannot build a value).
   case rejected(property: String, reason: String)
+  /// A selection that names a class or a property name matched no property. `nearMisses` lists the
+  /// properties that almost matched, each with what differs and how to select it
+  /// (`Module.Owner.retries: Swift.Optional<Swift.Int> — its type is Int?, not Int: select Int?.self`).
+  /// A rule meant for classes loaded later says so with ``PropertySelection/mayMatchLater()``.
+  case selectionMatchesNothing(selection: String, nearMisses: [String])
   /// An imperative block left marked properties without an injection (`Module.Owner.property: Type (plugin)`).
   case missingInjections([String])
 
@@ -18,6 +23,13 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
       return "No marked property '\(name)' is declared by \(className)."
     case .rejected(let property, let reason):
       return "Refused for \(property): \(reason)"
+    case .selectionMatchesNothing(let selection, let nearMisses):
+      guard !nearMisses.isEmpty else {
+        return "No marked property matches \(selection), and none comes close. (A rule meant for classes "
+          + "loaded later or generic specializations used later says so with mayMatchLater().)"
+      }
+      return "No marked property matches \(selection). Near misses:\n"
+        + nearMisses.map { "  \($0)" }.joined(separator: "\n")
     case .missingInjections(let list):
       return "These marked properties have no injection:\n" + list.map { "  \($0)" }.joined(separator: "\n")
     }

@@ -1,10 +1,136 @@
 extension Injection {
-  /// A type's qualified name (`Swift.Array<Swift.String>`), for reports and messages.
+  /// A type's qualified name (`Swift.Array<Swift.String>`, `MyApp.Settings`), for reports and messages.
   ///
-  /// Prefer this to `Injection.typeName(SomeType.self)`: that one asks the runtime whether the metatype
+  /// Private, `fileprivate` and function-local types print without their anonymous context, so the name
+  /// is readable and the same in every run: `MyApp.Settings` where Swift prints
+  /// `MyApp.(unknown context at $55a5e3787360).Settings` (the address changes from run to run).
+  ///
+  /// Prefer this to `String(reflecting: SomeType.self)`: that one asks the runtime whether the metatype
   /// conforms to the printing protocols, and each miss scans every conformance record of every loaded
   /// image (tens of microseconds in a Foundation-linked process).
   public static func typeName(_ type: Any.Type) -> String {
-    _typeName(type, qualified: true)
+    TypeSpelling.withoutAnonymousContexts(_typeName(type, qualified: true))
+  }
+
+  /// How the type is written in Swift source, without module names: `Int?`, `[String]`,
+  /// `[String: Int]`, `any APIClient`, `(any APIClient)?`, `Outer.Inner`. Hints that suggest a call use
+  /// it, so they can be pasted: `Injection.inject((any APIClient).self)`.
+  public static func sourceSpelling(of type: Any.Type) -> String {
+    TypeSpelling.source(type)
+  }
+
+  /// The expression that names the type's metatype in source: `Int?.self`, `(any APIClient).self`, for
+  /// hints such as `Injection.inject((any APIClient).self)`.
+  public static func metatypeExpression(of type: Any.Type) -> String {
+    let spelling = TypeSpelling.source(type)
+    return TypeSpelling.needsParentheses(spelling) ? "(\(spelling)).self" : "\(spelling).self"
+  }
+}
+
+/// Spellings of types for people: the runtime's names cleaned of run-specific addresses, and the way
+/// a type is written in source.
+enum TypeSpelling {
+  private static let anonymousPrefix = Array("(unknown context at $".utf8)
+
+  /// `name` without `(unknown context at $…).` segments (the anonymous contexts of private and local
+  /// declarations, printed with their address).
+  static func withoutAnonymousContexts(_ name: String) -> String {
+    let bytes = Array(name.utf8)
+    guard let first = firstAnonymousContext(in: bytes, from: 0) else { return name }
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
+    var position = 0
+    var next: Int? = first
+    while let start = next {
+      result += bytes[position..<start]
+      var end = start + anonymousPrefix.count
+      while end < bytes.count, bytes[end] != UInt8(ascii: ")") { end += 1 }
+      end += 1  // the `)`
+      if end < bytes.count, bytes[end] == UInt8(ascii: ".") { end += 1 }
+      position = min(end, bytes.count)
+      next = firstAnonymousContext(in: bytes, from: position)
+    }
+    result += bytes[position...]
+    // A trailing `.` is left when an anonymous context closed the name (never for a type's name).
+    if result.last == UInt8(ascii: ".") { result.removeLast() }
+    return String(decoding: result, as: UTF8.self)
+  }
+
+  private static func firstAnonymousContext(in bytes: [UInt8], from start: Int) -> Int? {
+    guard bytes.count >= anonymousPrefix.count else { return nil }
+    var index = start
+    while index + anonymousPrefix.count <= bytes.count {
+      if bytes[index] == anonymousPrefix[0], bytes[index..<index + anonymousPrefix.count].elementsEqual(anonymousPrefix)
+      {
+        return index
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The source spelling of `type` (see ``Injection/sourceSpelling(of:)``).
+  static func source(_ type: Any.Type) -> String {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    switch metadata.load(as: UInt.self) {
+    case 0x202:  // Optional
+      guard let wrapped = MetadataAccess.genericArgument(ofValueType: type, at: 0) else { break }
+      let inner = source(wrapped)
+      return needsParentheses(inner) ? "(\(inner))?" : "\(inner)?"
+    case 0x303:  // an existential: `any P`, `any P & Q`, `Any`, `AnyObject`
+      let name = withoutModules(Injection.typeName(type))
+      return name == "Any" || name == "AnyObject" ? name : "any \(name)"
+    case 0x200:
+      let name = ContextDescriptor(of: type)?.qualifiedName
+      if name == "Swift.Array", let element = MetadataAccess.genericArgument(ofValueType: type, at: 0) {
+        return "[\(source(element))]"
+      }
+      if name == "Swift.Dictionary", let key = MetadataAccess.genericArgument(ofValueType: type, at: 0),
+        let value = MetadataAccess.genericArgument(ofValueType: type, at: 1)
+      {
+        return "[\(source(key)): \(source(value))]"
+      }
+    default: break
+    }
+    return withoutModules(Injection.typeName(type))
+  }
+
+  /// Whether `spelling` must be parenthesized before a postfix `?` or `.self`: an existential or a
+  /// function type (`(Int) -> String`).
+  static func needsParentheses(_ spelling: String) -> Bool {
+    if spelling.hasPrefix("any ") { return true }
+    var depth = 0
+    var previous: Character = " "
+    for character in spelling {
+      switch character {
+      case ">" where previous == "-": if depth == 0 { return true }
+      case "(", "[", "<": depth += 1
+      case ")", "]", ">": depth -= 1
+      default: break
+      }
+      previous = character
+    }
+    return false
+  }
+
+  /// `name` with the leading module of every qualified path removed: `Swift.Int` -> `Int`,
+  /// `MyApp.Outer.Inner` -> `Outer.Inner`, inside generic arguments too.
+  static func withoutModules(_ name: String) -> String {
+    var result = ""
+    var path = ""
+    func flush() {
+      if let dot = path.firstIndex(of: ".") { result += path[path.index(after: dot)...] } else { result += path }
+      path = ""
+    }
+    for character in name {
+      if character.isLetter || character.isNumber || character == "_" || character == "." {
+        path.append(character)
+      } else {
+        flush()
+        result.append(character)
+      }
+    }
+    flush()
+    return result
   }
 }

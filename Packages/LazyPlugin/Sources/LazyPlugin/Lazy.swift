@@ -72,7 +72,8 @@ extension Lazy: LazyMarker {
       throw InjectionError.rejected(
         property: property.description,
         reason: "@Lazy cannot build \(property.valueTypeName): it does not conform to LazyConstructible and no "
-          + "factory is registered; use injectLazy(\(property.valueTypeName).self) { … } or adopt LazyConstructible.")
+          + "factory is registered; use Injection.injectLazy(\(Injection.metatypeExpression(of: Value.self))) { … } or adopt LazyConstructible."
+      )
     }
     let maker = LazyMaker<Value>(property: property)
     return PropertyInjection<Value>(

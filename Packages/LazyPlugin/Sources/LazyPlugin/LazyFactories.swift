@@ -42,6 +42,12 @@ final class LazyFactories: Sendable {
     registrations.add(1, ordering: .releasing)
   }
 
+  /// Forgets every factory (`rejectLazy()`).
+  func removeAll() {
+    factories.withLock { $0.removeAll() }
+    registrations.add(1, ordering: .releasing)
+  }
+
   func factory(for property: PropertyDescriptor, pending: [LazyFactory] = []) -> LazyFactory? {
     let all = factories.withLock { $0 } + pending
     return all.enumerated().filter { $0.element.applies(to: property) }
@@ -79,7 +85,10 @@ final class LazyMaker<Value>: Sendable {
     }
     if let factory, let value = factory.make(target) as? Value { return value }
     guard let construct else {
-      fatalError("@Lazy cannot build \(property): no factory and no LazyConstructible init().")
+      Injection.stop(
+        "\(property) cannot be built by @Lazy: no factory is registered and it does not conform to "
+          + "LazyConstructible; register one with Injection.injectLazy(\(Injection.metatypeExpression(of: Value.self))) { … }."
+      )
     }
     return construct()
   }

@@ -15,7 +15,7 @@ extension InjectionRules {
 
   fileprivate func injectLazy(_ selection: PropertySelection) {
     let pending = lazyFactoryBatch
-    add(to: selection) { property in
+    add(to: selection, intent: LazyIntent.turnOn) { property in
       try Self.lazyInjection(for: property, once: false, pending: pending.factories)
     }
   }
@@ -31,7 +31,7 @@ extension InjectionRules {
     pending.factories.append(entry)
     onCommit { LazyFactories.shared.register([entry]) }
     let selection = PropertySelection(plugin: LazyPlugin.id).filter { entry.applies(to: $0) }
-    add(to: selection) { property in
+    add(to: selection, intent: LazyIntent.turnOn) { property in
       try Self.lazyInjection(for: property, once: false, pending: pending.factories)
     }
   }
@@ -42,9 +42,22 @@ extension InjectionRules {
     LazySelection(selection: PropertySelection(plugin: LazyPlugin.id).ofType(type), rules: self)
   }
 
-  /// Turns every `@Lazy` property off: reads behave like plain stored properties again.
+  /// Turns every `@Lazy` property off: reads behave like plain stored properties again. Every registered
+  /// factory (per type and per property) is removed too, so a later `injectLazy()` starts afresh.
   public func rejectLazy() {
     rejectAll(plugin: LazyPlugin.id)
+    onCommit { LazyFactories.shared.removeAll() }
+  }
+
+  /// Turns off the `@Lazy` properties declared by `classes` (or their subclasses) only: their reads
+  /// behave like plain stored properties again. Factories stay registered (a per-type factory serves
+  /// every class); `injectLazy(in:)` turns the properties on again.
+  public func rejectLazy(in classes: AnyClass...) {
+    rejectLazy(in: classes)
+  }
+
+  fileprivate func rejectLazy(in classes: [AnyClass]) {
+    reject(PropertySelection(plugin: LazyPlugin.id).declared(in: classes))
   }
 
   static func lazyInjection(for property: PropertyDescriptor, once: Bool, pending: [LazyFactory]) throws
@@ -86,22 +99,38 @@ public struct LazySelection<Value> {
     LazySelection(selection: selection.filter(predicate), rules: rules)
   }
 
+  /// Says that the selection may match nothing now (it is meant for classes loaded later or generic
+  /// specializations used later); otherwise a selection naming a class or a property name that matches
+  /// nothing makes the commit throw `InjectionError.selectionMatchesNothing` with its near misses.
+  public func mayMatchLater() -> LazySelection {
+    LazySelection(selection: selection.mayMatchLater(), rules: rules)
+  }
+
   /// Gives the selected properties their own factory (it wins over per-type factories) and turns them on.
   public func create(_ factory: @escaping @Sendable (_ target: AnyObject) -> Value) {
     let entry = LazyFactory(scope: .selection(selection), make: { factory($0) })
     rules.lazyFactoryBatch.factories.append(entry)
     rules.onCommit { LazyFactories.shared.register([entry]) }
-    rules.add(PropertyInjection<Value>(read: .fill(factory, once: false), summary: "lazy (factory)"), to: selection)
+    rules.add(
+      PropertyInjection<Value>(read: .fill(factory, once: false), summary: "lazy (factory)"), to: selection,
+      intent: LazyIntent.turnOn)
   }
 
   /// Turns the selected properties on with the "once" behaviour: created at most once per instance; after
   /// being set to `nil` they stay `nil`.
   public func once() {
     let pending = rules.lazyFactoryBatch
-    rules.add(to: selection) { property in
+    rules.add(to: selection, intent: LazyIntent.turnOnOnce) { property in
       try InjectionRules.lazyInjection(for: property, once: true, pending: pending.factories)
     }
   }
+}
+
+/// What `@Lazy` rules are for: rules sharing one agree, so a property they both select is not reported as
+/// selected by several rules (a per-type factory plus `injectLazy()` is one intent; `once()` is another).
+enum LazyIntent {
+  static let turnOn = "Lazy.turnOn"
+  static let turnOnOnce = "Lazy.turnOnOnce"
 }
 
 /// Factories recorded in one batch and not yet committed.
@@ -148,6 +177,14 @@ extension Injection {
   public static func rejectLazy() throws -> InjectionPlan {
     let rules = InjectionRules()
     rules.rejectLazy()
+    return try commit(rules)
+  }
+
+  /// Turns off the `@Lazy` properties declared by `classes` (or their subclasses) at once.
+  @discardableResult
+  public static func rejectLazy(in classes: AnyClass...) throws -> InjectionPlan {
+    let rules = InjectionRules()
+    rules.rejectLazy(in: classes)
     return try commit(rules)
   }
 }

@@ -99,6 +99,58 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
+  /// The marked properties of generic classes as declared, without specializing them: value types that
+  /// do not depend on the generic parameters are instantiated from the field records.
+  func genericDeclarations() -> [GenericPropertyDeclaration] {
+    lock.withLock {
+      runPass()
+      var declarations: [GenericPropertyDeclaration] = []
+      for entry in marked.values where entry.descriptor.isGeneric {
+        guard let records = entry.descriptor.fieldDescriptor?.records else { continue }
+        let className = entry.descriptor.context.qualifiedName
+        for field in entry.fields where field.index < records.count {
+          let record = records[field.index]
+          guard let raw = record.name, let mangled = record.mangledTypeName else { continue }
+          let name = String(cString: raw)
+          var plugin: PluginID?
+          var valueType: Any.Type?
+          if GenericDependence.isIndependent(mangled),
+            let type = _getTypeByMangledNameInContext(
+              mangled.start, UInt(mangled.byteCount), genericContext: entry.descriptor.pointer, genericArguments: nil),
+            let facts = markerFacts(of: type)
+          {
+            (plugin, valueType) = (facts.plugin, facts.valueType)
+          } else if let marker = mangled.leadingSymbolicDescriptor {
+            plugin = markerFactsByDescriptor[marker.pointer]?.plugin
+          }
+          declarations.append(
+            GenericPropertyDeclaration(
+              className: className, name: name.hasPrefix("_") ? String(name.dropFirst()) : name, plugin: plugin,
+              valueType: valueType, classDescriptor: entry.descriptor.context))
+        }
+      }
+      return declarations.sorted { $0.description < $1.description }
+    }
+  }
+
+  /// The names (without the wrapper's `_`) of the marked fields of generic classes, whatever their plugin;
+  /// read from the field records, with no specialization.
+  func genericMarkedFieldNames() -> Set<String> {
+    lock.withLock {
+      runPass()
+      var names: Set<String> = []
+      for entry in marked.values where entry.descriptor.isGeneric {
+        guard let records = entry.descriptor.fieldDescriptor?.records else { continue }
+        for field in entry.fields where field.index < records.count {
+          guard let raw = records[field.index].name else { continue }
+          let name = String(cString: raw)
+          names.insert(name.hasPrefix("_") ? String(name.dropFirst()) : name)
+        }
+      }
+      return names
+    }
+  }
+
   /// The names of generic classes with marked fields (cataloged per specialization when used).
   func genericClassNames() -> [String] {
     lock.withLock {

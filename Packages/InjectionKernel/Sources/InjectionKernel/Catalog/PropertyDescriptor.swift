@@ -82,6 +82,9 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
   /// `Module.Owner.property: Type` (computed once: reports and plans sort by it).
   public var description: String { record.description }
 
+  /// Whether the value type is an optional: reading the property with nothing injected returns `nil`.
+  public var isOptional: Bool { MetadataAccess.optionalWrappedType(record.valueType) != nil }
+
   /// The plugin that owns the property, `nil` when unmarked.
   public var plugin: PluginID? { record.plugin }
 

@@ -15,15 +15,43 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
 
   /// The properties the batch changes, sorted by description.
   public let entries: [Entry]
-  /// Selections that matched no property (`PropertySelection.description`).
-  public let unmatchedSelections: [String]
+  /// Selections that matched no property, with the properties that almost matched.
+  public let unmatchedSelections: [UnmatchedSelection]
   /// Cataloged marked properties (of every plugin) that have no injection after the batch. Listed by dry
   /// runs (``Injection/plan(_:)``) and validated commits (``Injection/commit(_:listingEmptyWhere:validate:)``,
   /// which the imperative block uses, limited to what its check looks at); empty for a plain
   /// ``Injection/commit(_:)``, which skips that work.
   public let emptyProperties: [PropertyDescriptor]
+  /// Marked properties of generic classes, checked before any specialization exists: their value type
+  /// does not depend on the generic parameters, and no rule (committed or of the batch) gives them an
+  /// injection. Listed when ``emptyProperties`` is.
+  public let emptyGenericProperties: [GenericPropertyDeclaration]
+  /// Marked properties of generic classes that can only be checked per specialization, once one is used:
+  /// their type depends on the generic parameters, or the rules that could reach them name classes or
+  /// filter. Listed when ``emptyProperties`` is.
+  public let genericPropertiesCheckedPerSpecialization: [GenericPropertyDeclaration]
   /// How many catalog passes planning the batch requested: 1, however many plugins' verbs it holds.
   public let catalogPasses: Int
+
+  /// A selection of the batch that matched no property.
+  public struct UnmatchedSelection: Sendable, CustomStringConvertible {
+    /// The selection (`PropertySelection.description`).
+    public let selection: String
+    /// The properties that almost matched, each with what differs and how to select it
+    /// (`Module.Owner.retries: Swift.Optional<Swift.Int> — its type is Int?, not Int: select Int?.self`).
+    public let nearMisses: [String]
+    /// Whether a commit refuses it: the selection names a class or a property name and was not told it
+    /// ``PropertySelection/mayMatchLater()``. Selections by type alone may match nothing.
+    public let isMistake: Bool
+
+    /// The error a commit throws for it.
+    public var error: InjectionError { .selectionMatchesNothing(selection: selection, nearMisses: nearMisses) }
+
+    /// The selection, then its near misses.
+    public var description: String {
+      nearMisses.isEmpty ? selection : selection + " (near misses: " + nearMisses.joined(separator: "; ") + ")"
+    }
+  }
 
   /// Properties selected by more than one rule of the batch (the last rule won).
   public var multiplySelected: [PropertyDescriptor] { entries.filter { $0.ruleCount > 1 }.map(\.property) }
@@ -46,7 +74,17 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
     }
     if entries.isEmpty { lines.append("no property changes") }
     for selection in unmatchedSelections { lines.append("matched nothing: \(selection)") }
-    for property in emptyProperties { lines.append("left empty: \(property) (\(property.plugin?.name ?? "-"))") }
+    for property in emptyProperties {
+      let note = property.isOptional ? ", reads nil" : ""
+      lines.append("left empty: \(property) (\(property.plugin?.name ?? "-")\(note))")
+    }
+    for declaration in emptyGenericProperties {
+      let note = declaration.isOptional ? ", reads nil" : ""
+      lines.append("left empty: \(declaration) (\(declaration.plugin?.name ?? "-")\(note), every specialization)")
+    }
+    for declaration in genericPropertiesCheckedPerSpecialization {
+      lines.append("checked per specialization: \(declaration)")
+    }
     return lines.joined(separator: "\n")
   }
 }

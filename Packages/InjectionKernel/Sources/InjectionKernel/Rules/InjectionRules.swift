@@ -25,6 +25,8 @@ public final class InjectionRules {
 
   /// The changes, in the order they were recorded; later ones win.
   public private(set) var changes: [Change] = []
+  /// The intent of each change recorded with one, by its position in ``changes``.
+  private(set) var intents: [Int: String] = [:]
   private var options: [ObjectIdentifier: Any] = [:]
   /// Plugin actions run when the batch commits, after the slots changed (see ``onCommit(_:)``).
   private(set) var commitActions: [() -> Void] = []
@@ -35,6 +37,22 @@ public final class InjectionRules {
   /// Records an injection of the selected properties.
   public func add(_ injection: AnyPropertyInjection, to selection: PropertySelection) {
     changes.append(.inject(selection, injection))
+  }
+
+  /// Records an injection of the selected properties, as one step of `intent` (see
+  /// ``add(to:intent:builder:)``).
+  public func add(_ injection: AnyPropertyInjection, to selection: PropertySelection, intent: String) {
+    intents[changes.count] = intent
+    add(injection, to: selection)
+  }
+
+  /// Records a per-property injection as one step of `intent`: rules of a batch that share an intent
+  /// agree on what a property gets (a factory registered for a type and every property turned on), so a
+  /// property they both select counts once in ``InjectionPlan/Entry/ruleCount`` and is not reported as
+  /// selected by several rules. The last rule still decides the injection.
+  public func add(to selection: PropertySelection, intent: String, builder: @escaping InjectionBuilder) {
+    intents[changes.count] = intent
+    add(to: selection, builder: builder)
   }
 
   /// Records a per-property injection: `builder` is called for each selected property (at commit time,

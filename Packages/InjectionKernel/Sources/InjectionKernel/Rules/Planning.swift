@@ -19,7 +19,14 @@ extension Injection {
     var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
     var counts: [PropertyDescriptor: Int] = [:]
     var touched: [PropertyDescriptor] = []
-    var unmatched: [String] = []
+    var unmatched: [InjectionPlan.UnmatchedSelection] = []
+    /// Records a selection that matched nothing, with its near misses.
+    func noteUnmatched(_ selection: PropertySelection) {
+      unmatched.append(
+        InjectionPlan.UnmatchedSelection(
+          selection: selection.description, nearMisses: NearMisses.find(for: selection, in: index),
+          isMistake: selection.mustMatch && !namesAGenericClassField(selection)))
+    }
 
     /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet.
     func committed(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
@@ -30,10 +37,15 @@ extension Injection {
       if let planned = state[property] { return planned }
       return committed(property)
     }
+    var countedIntents: [PropertyDescriptor: Set<String>] = [:]
+    var intent: String?  // the intent of the change being planned
     func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, counted: Bool) {
       if state[property] == nil { touched.append(property) }
       state[property] = .some(injection)
-      if counted { counts[property, default: 0] += 1 }
+      // Rules sharing an intent count once per property.
+      if counted, intent.map({ countedIntents[property, default: []].insert($0).inserted }) ?? true {
+        counts[property, default: 0] += 1
+      }
     }
 
     for change in rules.changes {
@@ -43,22 +55,25 @@ extension Injection {
       case .rejectAll: break
       }
     }
-    for change in rules.changes {
+    for (position, change) in rules.changes.enumerated() {
+      intent = rules.intents[position]
       switch change {
       case .inject(let selection, let injection):
         let matches = index.matches(selection)
-        if matches.isEmpty { unmatched.append(selection.description) }
-        for property in matches { set(property, try checked(injection, for: property), counted: true) }
+        if matches.isEmpty { noteUnmatched(selection) }
+        for property in matches {
+          set(property, try checked(injection, for: property, selection: selection), counted: true)
+        }
       case .injectEach(let selection, let builder):
         let matches = index.matches(selection)
-        if matches.isEmpty { unmatched.append(selection.description) }
+        if matches.isEmpty { noteUnmatched(selection) }
         for property in matches {
           guard let injection = try builder(property) else { continue }
-          set(property, try checked(injection, for: property), counted: true)
+          set(property, try checked(injection, for: property, selection: selection), counted: true)
         }
       case .reject(let selection):
         let matches = index.matches(selection)
-        if matches.isEmpty { unmatched.append(selection.description) }
+        if matches.isEmpty { noteUnmatched(selection) }
         for property in matches { set(property, nil, counted: true) }
       case .rejectAll(let plugin):
         for property in index.properties(of: plugin) { set(property, nil, counted: false) }
@@ -76,16 +91,66 @@ extension Injection {
       isListed.map { isListed in
         properties.filter { isListed($0) && current($0) == nil }.sorted { $0.description < $1.description }
       } ?? []
+    var emptyGeneric: [GenericPropertyDeclaration] = []
+    var perSpecialization: [GenericPropertyDeclaration] = []
+    if isListed != nil {
+      for declaration in PropertyCatalog.shared.genericDeclarations() {
+        switch decide(declaration, changes: rules.changes, log: log) {
+        case .injected: break
+        case .empty: emptyGeneric.append(declaration)
+        case .perSpecialization: perSpecialization.append(declaration)
+        }
+      }
+    }
     return InjectionPlan(
-      entries: entries, unmatchedSelections: unmatched, emptyProperties: empty, catalogPasses: log.refreshCount)
+      entries: entries, unmatchedSelections: unmatched, emptyProperties: empty,
+      emptyGenericProperties: emptyGeneric, genericPropertiesCheckedPerSpecialization: perSpecialization,
+      catalogPasses: log.refreshCount)
+  }
+
+  /// What a generic class's marked property gets from the batch and the committed rules, decided before
+  /// any specialization exists.
+  enum GenericDecision {
+    case injected, empty, perSpecialization
+  }
+
+  /// The newest rule that selects `declaration` decides: a rule by type, name and plugin alone can be
+  /// judged without a specialization; one that names classes or filters cannot.
+  private static func decide(
+    _ declaration: GenericPropertyDeclaration, changes: [InjectionRules.Change], log: RuleLog
+  ) -> GenericDecision {
+    guard let valueType = declaration.valueType, let plugin = declaration.plugin else { return .perSpecialization }
+    func decide(_ selection: PropertySelection, injectionType: Any.Type?, rejects: Bool) -> GenericDecision? {
+      guard selection.plugin == plugin else { return nil }
+      if let selected = selection.selectedValueType, !selection.isSelectedType(valueType, selected) { return nil }
+      if let injectionType, !selection.isSelectedType(valueType, injectionType) { return nil }
+      if !selection.namedProperties.isEmpty, !selection.namedProperties.contains(declaration.name) { return nil }
+      if !selection.namedClasses.isEmpty || selection.isFiltered { return .perSpecialization }
+      return rejects ? .empty : .injected
+    }
+    for change in changes.reversed() {
+      let decision: GenericDecision?
+      switch change {
+      case .inject(let selection, let injection):
+        decision = decide(selection, injectionType: injection.valueType, rejects: false)
+      case .injectEach(let selection, _): decision = decide(selection, injectionType: nil, rejects: false)
+      case .reject(let selection): decision = decide(selection, injectionType: nil, rejects: true)
+      case .rejectAll(let rejected): decision = rejected == plugin ? .empty : nil
+      }
+      if let decision { return decision }
+    }
+    return log.newestDecision { selection, injectionType, rejects in
+      decide(selection, injectionType: injectionType, rejects: rejects)
+    } ?? .empty
   }
 
   /// A selection naming both classes and property names must name properties those classes have (declared
   /// or inherited): a name that is not there is a typo, reported as
-  /// ``InjectionError/unknownProperty(className:name:)`` rather than an unmatched selection.
+  /// ``InjectionError/selectionMatchesNothing(selection:nearMisses:)`` (with the similar names) even when
+  /// another of its names matched.
   private static func checkNames(of selection: PropertySelection, in index: PropertyIndex) throws {
     let classes = selection.namedClasses
-    guard !classes.isEmpty else { return }
+    guard !classes.isEmpty, selection.mustMatch else { return }
     for name in selection.names.sorted() {
       let known = index.properties(of: selection.plugin, named: name).contains { property in
         classes.contains {
@@ -93,21 +158,41 @@ extension Injection {
         }
       }
       if !known {
-        throw InjectionError.unknownProperty(
-          className: classes.map { Injection.typeName($0) }.joined(separator: ", "), name: name)
+        throw InjectionError.selectionMatchesNothing(
+          selection: "\(selection) (no property named \(name))",
+          nearMisses: NearMisses.find(for: selection, in: index))
       }
     }
   }
 
-  /// `injection`, if its value type is `property`'s; otherwise the typed mismatch error.
-  private static func checked(_ injection: AnyPropertyInjection, for property: PropertyDescriptor) throws
-    -> AnyPropertyInjection
-  {
-    guard injection.valueType == property.valueType else {
+  /// Whether a selection by property names alone names a marked field of a generic class: its
+  /// specializations are cataloged when used, so matching nothing now is expected.
+  private static func namesAGenericClassField(_ selection: PropertySelection) -> Bool {
+    guard selection.namedClasses.isEmpty, !selection.namedProperties.isEmpty else { return false }
+    let genericNames = PropertyCatalog.shared.genericMarkedFieldNames()
+    return selection.namedProperties.contains { genericNames.contains($0) }
+  }
+
+  /// `injection` fitted to `property` (see ``fitted(_:to:selection:)``); otherwise the typed mismatch error.
+  private static func checked(
+    _ injection: AnyPropertyInjection, for property: PropertyDescriptor, selection: PropertySelection
+  ) throws -> AnyPropertyInjection {
+    guard let fitted = fitted(injection, to: property, selection: selection) else {
       throw InjectionError.typeMismatch(
         property: property.description, expected: property.valueTypeName,
         given: Injection.typeName(injection.valueType))
     }
-    return injection
+    return fitted
+  }
+
+  /// `injection` if its value type is `property`'s; wrapped in an optional when the property is declared
+  /// `T?`, the injection is for `T` and the selection includes optionals; otherwise `nil`.
+  static func fitted(_ injection: AnyPropertyInjection, to property: PropertyDescriptor, selection: PropertySelection)
+    -> AnyPropertyInjection?
+  {
+    if injection.valueType == property.valueType { return injection }
+    guard selection.includesOptionals, MetadataAccess.optionalWrappedType(property.valueType) == injection.valueType
+    else { return nil }
+    return injection.wrappedInOptional()
   }
 }

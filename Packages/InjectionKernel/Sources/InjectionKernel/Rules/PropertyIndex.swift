@@ -6,6 +6,8 @@ struct PropertyIndex: Sendable {
   private var byPlugin: [PluginID: [PropertyDescriptor]] = [:]
   private var byName: [PluginID: [String: [PropertyDescriptor]]] = [:]
   private var byType: [PluginID: [ObjectIdentifier: [PropertyDescriptor]]] = [:]
+  /// Optional properties by their wrapped type (`Int` for `Int?`), for selections including optionals.
+  private var byWrappedType: [PluginID: [ObjectIdentifier: [PropertyDescriptor]]] = [:]
   /// Properties by each class that declares them or is a superclass of the declaring class.
   private var byAncestor: [ObjectIdentifier: [PropertyDescriptor]] = [:]
 
@@ -16,6 +18,9 @@ struct PropertyIndex: Sendable {
       byPlugin[plugin, default: []].append(property)
       byName[plugin, default: [:]][property.name, default: []].append(property)
       byType[plugin, default: [:]][ObjectIdentifier(property.valueType), default: []].append(property)
+      if let wrapped = MetadataAccess.optionalWrappedType(property.valueType) {
+        byWrappedType[plugin, default: [:]][ObjectIdentifier(wrapped), default: []].append(property)
+      }
       var ancestor: AnyClass? = property.declaringClass
       while let cls = ancestor {
         byAncestor[ObjectIdentifier(cls), default: []].append(property)
@@ -37,6 +42,14 @@ struct PropertyIndex: Sendable {
   /// The properties of `plugin`.
   func properties(of plugin: PluginID) -> [PropertyDescriptor] { byPlugin[plugin] ?? [] }
 
+  /// The properties declared by `cls` or by its subclasses.
+  func properties(declaredInOrBelow cls: AnyClass) -> [PropertyDescriptor] { byAncestor[ObjectIdentifier(cls)] ?? [] }
+
+  /// The properties `cls` itself declares.
+  func properties(declaredBy cls: AnyClass) -> [PropertyDescriptor] {
+    properties(declaredInOrBelow: cls).filter { $0.declaringClass == cls }
+  }
+
   private func candidates(for selection: PropertySelection) -> [PropertyDescriptor] {
     if let only = selection.namedClasses.first, selection.namedClasses.count == 1 {
       return byAncestor[ObjectIdentifier(only)] ?? []
@@ -52,7 +65,9 @@ struct PropertyIndex: Sendable {
       return selection.names.sorted().flatMap { properties(of: selection.plugin, named: $0) }
     }
     if let valueType = selection.valueType {
-      return byType[selection.plugin]?[ObjectIdentifier(valueType)] ?? []
+      let exact = byType[selection.plugin]?[ObjectIdentifier(valueType)] ?? []
+      guard selection.includesOptionals else { return exact }
+      return exact + (byWrappedType[selection.plugin]?[ObjectIdentifier(valueType)] ?? [])
     }
     return properties(of: selection.plugin)
   }

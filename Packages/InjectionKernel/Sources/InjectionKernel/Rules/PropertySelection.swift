@@ -14,6 +14,10 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   private(set) var classes: [AnyClass] = []
   private(set) var names: Set<String> = []
   private(set) var predicates: [@Sendable (PropertyDescriptor) -> Bool] = []
+  /// Whether a type `T` selects properties declared `T?` as well (see ``includingOptionals()``).
+  private(set) var includesOptionals = false
+  /// Whether matching nothing is expected (see ``mayMatchLater()``).
+  private(set) var mayMatchNothing = false
 
   /// Every marked property of `plugin`.
   public init(plugin: PluginID) { self.plugin = plugin }
@@ -53,10 +57,38 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     return copy
   }
 
+  /// Also selects, for a selection of type `T`, the properties declared `T?`. The kernel gives them the
+  /// injection made for `T` wrapped in an optional (values, shared values and fills; a getter or a setter,
+  /// which works on `T`'s storage, is refused for a `T?` property with
+  /// ``InjectionError/typeMismatch(property:expected:given:)``).
+  ///
+  /// InjectPlugin's verbs use it for selections by type alone: `inject(Logger.self).value(logger)` also
+  /// reaches `@Inject var logger: Logger?`, as DeluxeInjection's (always nullable) properties did.
+  public func includingOptionals() -> PropertySelection {
+    var copy = self
+    copy.includesOptionals = true
+    return copy
+  }
+
+  /// Says that the selection may match nothing when it is committed: it is meant for classes in an image
+  /// opened later, or for a generic class's specializations used later (the rule is kept and reaches
+  /// them when the kernel meets them). Without it, a selection that names a class or a property name and
+  /// matches nothing makes the commit throw ``InjectionError/selectionMatchesNothing(selection:nearMisses:)``:
+  /// such a selection is usually a typo, a wrong type (`Int` for an `Int?` property) or a class that
+  /// inherits the property rather than declares it.
+  ///
+  /// Selections by type alone (or by a predicate) never throw for matching nothing: they already apply
+  /// to whatever the kernel meets later.
+  public func mayMatchLater() -> PropertySelection {
+    var copy = self
+    copy.mayMatchNothing = true
+    return copy
+  }
+
   /// Whether `property` is selected.
   public func matches(_ property: PropertyDescriptor) -> Bool {
     guard property.plugin == plugin else { return false }
-    if let valueType, property.valueType != valueType { return false }
+    if let valueType, !isSelectedType(property.valueType, valueType) { return false }
     if !classes.isEmpty, !classes.contains(where: { isSubclass(property.declaringClass, of: $0) }) { return false }
     if !names.isEmpty, !names.contains(property.name) { return false }
     return predicates.allSatisfy { $0(property) }
@@ -65,13 +97,35 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// The classes named explicitly, so the kernel can catalog generic specializations before matching.
   var namedClasses: [AnyClass] { classes }
 
+  /// The names the selection narrows to.
+  var namedProperties: Set<String> { names }
+
+  /// The selection's value type, if it narrows by one.
+  var selectedValueType: Any.Type? { valueType }
+
+  /// Whether the selection narrows by a predicate.
+  var isFiltered: Bool { !predicates.isEmpty }
+
+  /// Whether matching nothing is a mistake: the selection names classes or property names and was not
+  /// told it ``mayMatchLater()``.
+  var mustMatch: Bool { !mayMatchNothing && (!classes.isEmpty || !names.isEmpty) }
+
+  /// Whether `property` passes the selection's predicates.
+  func passesPredicates(_ property: PropertyDescriptor) -> Bool { predicates.allSatisfy { $0(property) } }
+
+  /// Whether a property declared `propertyType` has the selected type: the same, or its optional when
+  /// the selection includes optionals.
+  func isSelectedType(_ propertyType: Any.Type, _ selected: Any.Type) -> Bool {
+    propertyType == selected || (includesOptionals && MetadataAccess.optionalWrappedType(propertyType) == selected)
+  }
+
   /// A key equal for selections that select the same properties by the same structural criteria;
   /// `nil` when a predicate makes that unknowable. A newer rule with the same key replaces an older one.
   var structuralKey: StructuralKey? {
     guard predicates.isEmpty else { return nil }
     return StructuralKey(
       plugin: plugin, valueType: valueType.map(ObjectIdentifier.init),
-      classes: Set(classes.map(ObjectIdentifier.init)), names: names)
+      classes: Set(classes.map(ObjectIdentifier.init)), names: names, includesOptionals: includesOptionals)
   }
 
   /// What a selection selects by, without its predicates.
@@ -80,12 +134,15 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     let valueType: ObjectIdentifier?
     let classes: Set<ObjectIdentifier>
     let names: Set<String>
+    let includesOptionals: Bool
   }
 
   /// `Inject: type Settings, in ViewController, named settings`.
   public var description: String {
     var parts: [String] = []
-    if let valueType { parts.append("type \(Injection.typeName(valueType))") }
+    if let valueType {
+      parts.append("type \(Injection.typeName(valueType))" + (includesOptionals ? " (or its optional)" : ""))
+    }
     if !classes.isEmpty { parts.append("in " + classes.map { Injection.typeName($0) }.joined(separator: ", ")) }
     if !names.isEmpty { parts.append("named " + names.sorted().joined(separator: ", ")) }
     if !predicates.isEmpty { parts.append("filtered") }

@@ -78,7 +78,25 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
       }
       // A rule whose value type does not fit this property (a name or predicate selection meeting a
       // generic specialization) does not apply to it.
-      if let injection, injection.valueType == property.valueType { return injection }
+      if let injection, let fitted = Injection.fitted(injection, to: property, selection: rule.selection) {
+        return fitted
+      }
+    }
+    return nil
+  }
+
+  /// The first non-nil answer of `decide` over the committed rules, newest first (commit lock held):
+  /// `decide` gets each rule's selection, its injection's value type (`nil` for builders and
+  /// rejections) and whether it rejects.
+  func newestDecision<Decision>(_ decide: (PropertySelection, Any.Type?, Bool) -> Decision?) -> Decision? {
+    for case let rule? in rules.reversed() {
+      let decision: Decision?
+      switch rule.action {
+      case .reject: decision = decide(rule.selection, nil, true)
+      case .inject(let injection): decision = decide(rule.selection, injection.valueType, false)
+      case .build: decision = decide(rule.selection, nil, false)
+      }
+      if let decision { return decision }
     }
     return nil
   }

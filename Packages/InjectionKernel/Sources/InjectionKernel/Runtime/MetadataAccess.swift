@@ -117,6 +117,28 @@ enum MetadataAccess {
       name.start, UInt(name.byteCount), genericContext: descriptor.pointer, genericArguments: nil)
   }
 
+  /// Generic argument `index` of a generic struct, enum or optional specialization (value metadata keeps
+  /// its generic argument vector right after Kind and Description, +16 on 64-bit; the key arguments come
+  /// first, in declaration order). Nil for anything else. `index` must be below the type's parameter count.
+  static func genericArgument(ofValueType type: Any.Type, at index: Int) -> Any.Type? {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    switch metadata.load(as: UInt.self) {
+    case 0x200, 0x201, 0x202:
+      guard let descriptor = ContextDescriptor(of: type), descriptor.isGeneric,
+        let argument = metadata.load(fromByteOffset: (2 + index) * MemoryLayout<UInt>.size, as: UnsafeRawPointer?.self)
+      else { return nil }
+      return unsafeBitCast(argument, to: Any.Type.self)
+    default:
+      return nil
+    }
+  }
+
+  /// `Wrapped` when `type` is `Optional<Wrapped>` (value metadata kind 0x202), otherwise nil.
+  static func optionalWrappedType(_ type: Any.Type) -> Any.Type? {
+    guard unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x202 else { return nil }
+    return genericArgument(ofValueType: type, at: 0)
+  }
+
   /// The first generic argument of a generic struct or enum specialization: value metadata keeps its
   /// generic argument vector right after Kind and Description (+16 on 64-bit). Nil for anything else.
   static func firstGenericArgument(ofValueType type: Any.Type) -> Any.Type? {

@@ -84,8 +84,6 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   /// Stops the program: a non-optional property was read with nothing injected and nothing stored.
   @usableFromInline
   func stopForMissingValue() -> Never {
-    let hint = property.markerType?.injectionHint(for: property) ?? "an injection"
-    fatalError(
-      "\(property) was read before anything was injected or stored. Inject it with \(hint), or assign a value first.")
+    Injection.stop(property.missingValueMessage)
   }
 }

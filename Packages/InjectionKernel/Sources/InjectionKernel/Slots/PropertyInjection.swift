@@ -9,6 +9,10 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
     self.valueType = valueType
     self.summary = summary
   }
+
+  /// The same injection for a property declared `Value?` (see ``PropertySelection/includingOptionals()``),
+  /// or `nil` when it cannot be given to one (getters and setters work on `Value`'s storage).
+  func wrappedInOptional() -> AnyPropertyInjection? { nil }
 }
 
 /// What reads and writes of an injected property do: the Swift form of DeluxeInjection's getter and
@@ -18,7 +22,9 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
 /// class-level slot of every selected property, so every instance, existing and future, sees them.
 ///
 /// The injected value, factory and closures are shared by every instance of the selected classes and may
-/// run on any thread that reads the property; the thread-safety of what they capture is the caller's.
+/// run on any thread that reads the property. The closures are `@Sendable`; a plugin verb that hands one
+/// value to every instance (`.value`, `.shared`) should require `Value: Sendable` and accept an
+/// ``UncheckedSendable`` for a value its caller vouches for, as InjectPlugin's verbs do.
 public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Sendable {  // immutable
   /// A getter: the instance, its storage (`inout`, like DeluxeInjection's `id *ivar`) and the property's
   /// behaviour without this injection. Runs under the instance's storage lock.
@@ -56,6 +62,19 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
     self.read = read
     self.write = write
     super.init(valueType: Value.self, summary: summary)
+  }
+
+  override func wrappedInOptional() -> AnyPropertyInjection? {
+    guard write == nil else { return nil }
+    switch read {
+    case .value(let value): return PropertyInjection<Value?>(read: .value(value), summary: summary)
+    case .shared(let shared):
+      // Every `Value?` property reads the one shared value.
+      return PropertyInjection<Value?>(read: .shared(SharedValue { shared.get() }), summary: summary)
+    case .fill(let factory, let once):
+      return PropertyInjection<Value?>(read: .fill({ factory($0) }, once: once), summary: summary)
+    case .getter, .original: return nil
+    }
   }
 }
 

@@ -1,0 +1,92 @@
+/// The properties that almost match a selection that matched nothing — same plugin, and at most two of
+/// these apart: another type (`Int?` for `Int`, or any type for the right name), declared by a superclass of the named class rather than
+/// the class or its subclasses, a similar name (`port` for `prot`), or refused by the selection's filter.
+enum NearMisses {
+  /// At most five near misses, closest first, as `Module.Owner.property: Type — what differs: the fix`.
+  static func find(for selection: PropertySelection, in index: PropertyIndex) -> [String] {
+    let classes = selection.namedClasses
+    let names = selection.namedProperties
+    guard !classes.isEmpty || !names.isEmpty else { return [] }  // by type alone: every other type is "near"
+    var found: [(distance: Int, text: String)] = []
+    for property in pool(for: selection, in: index) where property.plugin == selection.plugin {
+      var reasons: [String] = []
+      if let type = selection.selectedValueType, !selection.isSelectedType(property.valueType, type) {
+        // Another type is near when the name was right or the types differ by an optional only.
+        let related =
+          names.contains(property.name) || MetadataAccess.optionalWrappedType(property.valueType) == type
+          || MetadataAccess.optionalWrappedType(type) == property.valueType
+        guard related else { continue }
+        reasons.append(
+          "its type is \(Injection.sourceSpelling(of: property.valueType)), not \(Injection.sourceSpelling(of: type)): "
+            + "select \(Injection.metatypeExpression(of: property.valueType))")
+      }
+      if !classes.isEmpty, !classes.contains(where: { isSubclass(property.declaringClass, of: $0) }) {
+        reasons.append(
+          "it is declared by the superclass \(property.className): select "
+            + "declared(in: \(Injection.metatypeExpression(of: property.declaringClass)))")
+      }
+      if !names.isEmpty, !names.contains(property.name) {
+        guard let close = names.sorted().first(where: { isSimilar($0, property.name) }) else { continue }
+        reasons.append("its name is \(property.name), not \(close): select named(\"\(property.name)\")")
+      }
+      if reasons.isEmpty {
+        guard !selection.passesPredicates(property) else { continue }  // it matches: not a miss
+        reasons.append("the selection's filter refuses it")
+      }
+      guard reasons.count <= 2 else { continue }
+      found.append((reasons.count, "\(property) — " + reasons.joined(separator: "; ")))
+    }
+    return found.sorted { ($0.distance, $0.text) < ($1.distance, $1.text) }.prefix(5).map(\.text)
+  }
+
+  /// The properties worth comparing: those of the named classes (declared, inherited, or declared by a
+  /// subclass), or every property of the plugin when the selection names only property names.
+  private static func pool(for selection: PropertySelection, in index: PropertyIndex) -> [PropertyDescriptor] {
+    guard !selection.namedClasses.isEmpty else { return index.properties(of: selection.plugin) }
+    var seen: Set<PropertyDescriptor> = []
+    var pool: [PropertyDescriptor] = []
+    for cls in selection.namedClasses {
+      for property in index.properties(declaredInOrBelow: cls) where seen.insert(property).inserted {
+        pool.append(property)
+      }
+      var ancestor: AnyClass? = MetadataAccess.superclass(of: cls)
+      while let current = ancestor {
+        for property in index.properties(declaredBy: current) where seen.insert(property).inserted {
+          pool.append(property)
+        }
+        ancestor = MetadataAccess.superclass(of: current)
+      }
+    }
+    return pool
+  }
+
+  /// Whether two names differ by case only, or by at most one edit (two for names of five characters or
+  /// more), a swap of neighbours counting as one edit.
+  static func isSimilar(_ typed: String, _ actual: String) -> Bool {
+    if typed.lowercased() == actual.lowercased() { return true }
+    let limit = min(typed.count, actual.count) >= 5 ? 2 : 1
+    return editDistance(Array(typed.lowercased()), Array(actual.lowercased()), limit: limit) <= limit
+  }
+
+  /// The optimal-string-alignment distance (insertions, deletions, substitutions, adjacent swaps), or
+  /// `limit + 1` once it is sure to exceed `limit`.
+  private static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+    if abs(a.count - b.count) > limit { return limit + 1 }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    for i in 1...max(a.count, 1) where !a.isEmpty {
+      var current = [Int](repeating: 0, count: b.count + 1)
+      current[0] = i
+      for j in stride(from: 1, through: b.count, by: 1) {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], previous2[j - 2] + 1)
+        }
+      }
+      previous2 = previous
+      previous = current
+    }
+    return a.isEmpty ? b.count : previous[b.count]
+  }
+}

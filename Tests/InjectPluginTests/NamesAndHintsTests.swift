@@ -1,0 +1,93 @@
+import InjectPlugin
+import InjectionKernel
+import Testing
+
+// Names of private, fileprivate and function-local types, and hints that are valid Swift.
+
+private protocol NamedClient: Sendable {}
+private struct NamedClientImpl: NamedClient {}
+
+private final class NamesHost {
+  @Inject var client: any NamedClient
+  @Inject var count: Int?
+  @Inject var table: [String: Int]
+  @Inject var maybeClient: (any NamedClient)?
+}
+
+private final class NamesMismatchHost {
+  @Inject var level: Int
+}
+
+fileprivate struct FilePrivateValue: Sendable {}
+
+/// Read by the exit test only: nothing is ever injected into `port`.
+private final class StopHost {
+  @Inject var port: Int
+}
+
+@Suite struct NamesAndHintsTests {
+  @Test func privateAndLocalTypesPrintWithoutAddresses() throws {
+    final class LocalType {}
+    #expect(Injection.typeName(NamesHost.self) == "InjectPluginTests.NamesHost")
+    #expect(Injection.typeName(FilePrivateValue?.self) == "Swift.Optional<InjectPluginTests.FilePrivateValue>")
+    #expect(Injection.typeName(LocalType.self) == "InjectPluginTests.NamesAndHintsTests.LocalType")
+    let property = try Injection.property(named: "count", of: NamesHost.self)
+    #expect(property.description == "InjectPluginTests.NamesHost.count: Swift.Optional<Swift.Int>")
+    let client = try Injection.property(named: "client", of: NamesHost.self)
+    #expect(client.description == "InjectPluginTests.NamesHost.client: InjectPluginTests.NamedClient")
+  }
+
+  @Test func reportsAndErrorsNameTheProperty() throws {
+    try Injection.inject(Int?.self).declared(in: NamesHost.self).value(4)
+    let line = Injection.report().split(separator: "\n").first { $0.contains("NamesHost.count") }
+    #expect(
+      line == "InjectPluginTests.NamesHost.count: Swift.Optional<Swift.Int> <- value Swift.Optional<Swift.Int> (Inject)"
+    )
+    #expect {
+      try Injection.inject(valueOf: String.self, anyTypeIn: NamesMismatchHost.self).value("x")
+    } throws: { error in
+      (error as? InjectionError)?.description
+        == "Cannot inject Swift.String into InjectPluginTests.NamesMismatchHost.level: Swift.Int: the property holds "
+        + "Swift.Int."
+    }
+  }
+
+  @Test func hintsAreValidSwift() throws {
+    #expect(Injection.sourceSpelling(of: Int?.self) == "Int?")
+    #expect(Injection.sourceSpelling(of: (any NamedClient).self) == "any NamedClient")
+    #expect(Injection.sourceSpelling(of: (any NamedClient)?.self) == "(any NamedClient)?")
+    #expect(Injection.sourceSpelling(of: [String: Int].self) == "[String: Int]")
+    #expect(Injection.sourceSpelling(of: [FilePrivateValue?].self) == "[FilePrivateValue?]")
+    #expect(Injection.sourceSpelling(of: Any.self) == "Any")
+    #expect(Injection.metatypeExpression(of: (any NamedClient).self) == "(any NamedClient).self")
+    #expect(Injection.metatypeExpression(of: Int?.self) == "Int?.self")
+    func hint(_ name: String) throws -> String {
+      let property = try Injection.property(named: name, of: NamesHost.self)
+      return try #require(property.markerType).injectionHint(for: property)
+    }
+    #expect(try hint("count") == "Injection.inject(Int?.self).value(…)")
+    #expect(try hint("client") == "Injection.inject((any NamedClient).self).value(…)")
+    #expect(try hint("maybeClient") == "Injection.inject((any NamedClient)?.self).value(…)")
+    #expect(try hint("table") == "Injection.inject([String: Int].self).value(…)")
+  }
+
+  @Test func missingValueMessageIsOneLineThatStartsWithTheProperty() throws {
+    let property = try Injection.property(named: "port", of: StopHost.self)
+    #expect(
+      property.missingValueMessage
+        == "InjectPluginTests.StopHost.port: Swift.Int was read with nothing injected or stored: inject it with "
+        + "Injection.inject(Int.self).value(…), or assign it a value first.")
+  }
+
+  @Test func readingAnEmptyPropertyStopsWithThatMessageFirst() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = StopHost().port
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let firstLine = stderr.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+    #expect(
+      firstLine
+        == "InjectPluginTests.StopHost.port: Swift.Int was read with nothing injected or stored: inject it with "
+        + "Injection.inject(Int.self).value(…), or assign it a value first.")
+  }
+}

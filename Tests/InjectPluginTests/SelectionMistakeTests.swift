@@ -1,0 +1,158 @@
+import InjectPlugin
+import InjectionKernel
+import Testing
+
+// A direct call whose selection names a class or a property name and matches nothing throws, naming its
+// near misses; selections by type alone reach `T?` properties too.
+
+private final class OptionalRetries {
+  @Inject var retries: Int?
+}
+
+private class MistakeBase {
+  @Inject var greeting: String
+}
+
+private final class MistakeSub: MistakeBase {}
+
+private final class TimeoutHost {
+  @Inject var timeoutSeconds: Double
+}
+
+private final class NoInjectHost {
+  var plain = 0
+}
+
+private final class GenericLater<T> {
+  @Inject var onlyInGenericLater: T
+}
+
+private final class WidenLogger: Sendable {
+  let name: String
+  init(name: String) { self.name = name }
+}
+
+private final class WidenHost {
+  @Inject var logger: WidenLogger?
+  @Inject var required: WidenLogger
+}
+
+private struct WidenStruct {
+  @Inject var logger: WidenLogger?
+}
+
+private final class SharedWidenService: Sendable {}
+
+private final class SharedWidenHost {
+  @Inject var service: SharedWidenService?
+  @Inject var plain: SharedWidenService
+}
+
+/// The error `body` throws, if it is an `InjectionError`.
+private func injectionError(_ body: () throws -> Void) -> InjectionError? {
+  do {
+    try body()
+    return nil
+  } catch {
+    return error as? InjectionError
+  }
+}
+
+@Suite struct SelectionMistakeTests {
+  @Test func anIntForAnIntOptionalPropertyThrowsAndNamesTheType() throws {
+    let error = injectionError { try Injection.inject(Int.self).declared(in: OptionalRetries.self).value(3) }
+    #expect(
+      error
+        == .selectionMatchesNothing(
+          selection: "Inject: type Swift.Int, in InjectPluginTests.OptionalRetries",
+          nearMisses: [
+            "InjectPluginTests.OptionalRetries.retries: Swift.Optional<Swift.Int> — its type is Int?, not Int: "
+              + "select Int?.self"
+          ]))
+    #expect(OptionalRetries().retries == nil)  // nothing applied
+    #expect(!Injection.isInjected(OptionalRetries.self, "retries"))
+  }
+
+  @Test func anInheritedPropertyNamesItsDeclaringSuperclass() throws {
+    let error = injectionError { try Injection.inject(String.self).declared(in: MistakeSub.self).value("hi") }
+    #expect(
+      error
+        == .selectionMatchesNothing(
+          selection: "Inject: type Swift.String, in InjectPluginTests.MistakeSub",
+          nearMisses: [
+            "InjectPluginTests.MistakeBase.greeting: Swift.String — it is declared by the superclass "
+              + "InjectPluginTests.MistakeBase: select declared(in: MistakeBase.self)"
+          ]))
+    #expect(!Injection.isInjected(MistakeBase.self, "greeting"))
+  }
+
+  @Test func aMistypedNameWithoutAClassIsATypo() throws {
+    let error = injectionError { try Injection.inject(Double.self).named("timeoutSecnds").value(2) }
+    guard case .selectionMatchesNothing(let selection, let nearMisses) = error else {
+      Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
+      return
+    }
+    #expect(selection == "Inject: type Swift.Double, named timeoutSecnds")
+    #expect(
+      nearMisses.contains(
+        "InjectPluginTests.TimeoutHost.timeoutSeconds: Swift.Double — its name is timeoutSeconds, not "
+          + "timeoutSecnds: select named(\"timeoutSeconds\")"))
+  }
+
+  @Test func aMistypedNameWithAClassNamesTheSimilarName() throws {
+    let error = injectionError {
+      try Injection.inject(Double.self).declared(in: TimeoutHost.self).named("timeotuSeconds").value(2)
+    }
+    #expect(
+      error
+        == .selectionMatchesNothing(
+          selection: "Inject: type Swift.Double, in InjectPluginTests.TimeoutHost, named timeotuSeconds "
+            + "(no property named timeotuSeconds)",
+          nearMisses: [
+            "InjectPluginTests.TimeoutHost.timeoutSeconds: Swift.Double — its name is timeoutSeconds, not "
+              + "timeotuSeconds: select named(\"timeoutSeconds\")"
+          ]))
+    #expect(error?.description.hasPrefix("No marked property matches Inject: type Swift.Double") == true)
+  }
+
+  @Test func aClassWithoutMarkedPropertiesIsAMistake() throws {
+    let error = injectionError { try Injection.inject(Int.self).declared(in: NoInjectHost.self).value(1) }
+    #expect(
+      error
+        == .selectionMatchesNothing(
+          selection: "Inject: type Swift.Int, in InjectPluginTests.NoInjectHost", nearMisses: []))
+    #expect(error?.description.contains("mayMatchLater()") == true)
+  }
+
+  @Test func rulesForLaterClassesSayMayMatchLater() throws {
+    let plan = try #require(try Injection.inject(Int.self).named("notLoadedYetAnywhere").mayMatchLater().value(1))
+    #expect(plan.unmatchedSelections.map(\.isMistake) == [false])
+    try Injection.inject(Int.self).declared(in: NoInjectHost.self).mayMatchLater().value(1)
+  }
+
+  @Test func aGenericClassFieldNameIsNotATypoBeforeItsSpecializationIsUsed() throws {
+    try Injection.inject(Int.self).named("onlyInGenericLater").value(5)
+    #expect(GenericLater<Int>().onlyInGenericLater == 5)
+  }
+
+  @Test func aValueInjectedByTypeReachesOptionalProperties() throws {
+    let logger = WidenLogger(name: "main")
+    let plan = try #require(try Injection.inject(WidenLogger.self).value(logger))
+    #expect(Set(plan.entries.map(\.property.name)) == ["logger", "required"])
+    let host = WidenHost()
+    #expect(host.logger === logger)
+    #expect(host.required === logger)
+    #expect(WidenStruct().logger === logger)
+    host.logger = nil  // nil brings the injected value back
+    #expect(host.logger === logger)
+    try Injection.inject(WidenLogger.self).reject()
+    #expect(host.logger == nil)
+  }
+
+  @Test func aSharedValueInjectedByTypeIsTheSameForOptionalProperties() throws {
+    try Injection.inject(SharedWidenService.self).shared { SharedWidenService() }
+    let host = SharedWidenHost()
+    #expect(host.service === host.plain)
+    #expect(SharedWidenHost().service === host.plain)
+  }
+}
