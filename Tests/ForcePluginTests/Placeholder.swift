@@ -1,0 +1,2 @@
+import ForcePlugin
+import Testing
