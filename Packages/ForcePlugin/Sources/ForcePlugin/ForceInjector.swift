@@ -232,7 +232,11 @@ public final class ForceInjector: Sendable {
   }
 
   static func check(_ value: Any, fits field: FillableField) throws {
-    guard let access = field.access, access.accepts(value) else {
+    guard let access = field.access else {
+      throw ForceError.unsupportedOwnership(
+        property: field.property.description, ownership: field.property.ownership, reason: field.refusal ?? "")
+    }
+    guard access.accepts(value) else {
       throw ForceError.typeMismatch(
         property: field.property.description, expected: field.property.valueTypeName,
         given: Injection.typeName(type(of: value)))

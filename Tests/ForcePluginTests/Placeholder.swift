@@ -1,2 +1,0 @@
-import ForcePlugin
-import Testing
