@@ -21,7 +21,7 @@ private final class RuleHost {
   var number = 0
 }
 
-private final class FirstFillHost {
+private final class FirstFillHost {  // filled with one of many candidate services
   var service: Service?
 }
 
@@ -79,14 +79,20 @@ private final class FirstFillHost {
     try? injector.forceInject { property in
       property.isDeclared(in: FirstFillHost.self) ? .value(Service(id: Int.random(in: 0..<1_000_000))) : .skip
     }
-    let seen = Mutex<Set<ObjectIdentifier>>([])
+    let first = Atomic<Int>(0)  // the id of the first service a fill wrote
+    let others = Counter()
+    let empty = Counter()
     concurrently(threads: 8) { _ in
       for _ in 0..<20 {
         let host = FirstFillHost()
         _ = try? injector.fill(host)
-        if let service = host.service { seen.withLock { _ = $0.insert(ObjectIdentifier(service)) } }
+        guard let service = host.service else { return empty.increment() }
+        let (exchanged, original) = first.compareExchange(
+          expected: 0, desired: service.id + 1, ordering: .acquiringAndReleasing)
+        if !exchanged && original != service.id + 1 { others.increment() }
       }
     }
-    #expect(seen.withLock { $0.count } == 1)
+    #expect(empty.count == 0)
+    #expect(others.count == 0)
   }
 }

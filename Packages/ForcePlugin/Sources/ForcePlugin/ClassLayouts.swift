@@ -1,5 +1,4 @@
 import InjectionKernel
-import Synchronization
 
 /// One stored field of a class as fills use it: what it is, and how to write it (`nil` with a reason
 /// when its reference storage cannot be written).
@@ -14,7 +13,7 @@ struct FillableField: Sendable {
 final class ClassLayouts: Sendable {
   static let shared = ClassLayouts()
 
-  private let layouts = Mutex<[ObjectIdentifier: [FillableField]]>([:])
+  private let layouts = ForceLock<[ObjectIdentifier: [FillableField]]>([:])
 
   /// Every stored field instances of `cls` have: its superclasses' first, then its own. Fields the
   /// compiler synthesizes (`$__lazy_storage_$_…`) are left out.

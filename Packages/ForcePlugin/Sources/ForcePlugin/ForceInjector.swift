@@ -1,5 +1,4 @@
 import InjectionKernel
-import Synchronization
 
 /// DeluxeInjection's `DIForceInject` in Swift: decision closures over every unmarked stored `var` of
 /// every class, and fills that write the decided values into instances.
@@ -27,7 +26,7 @@ public final class ForceInjector: Sendable {
   final class DecisionRule: Sendable {
     let scope: [ObjectIdentifier]
     let decide: @Sendable (ForceProperty) -> ForceDecision
-    private let answers = Mutex<[ForceProperty: ForceDecision]>([:])
+    private let answers = ForceLock<[ForceProperty: ForceDecision]>([:])
 
     init(scope: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision) {
       self.scope = scope.map(ObjectIdentifier.init)
@@ -73,7 +72,7 @@ public final class ForceInjector: Sendable {
     var plans: [ObjectIdentifier: (generation: Int, fields: [(FillableField, ForceDecision)])] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = ForceLock(State())
 
   /// An injector with no rules.
   public init() {}

@@ -1,5 +1,4 @@
 import InjectionKernel
-import Synchronization
 
 /// A registry of services by property name — OBInjector's `OBPropertyInjector` and APServiceBox's
 /// service box: ``fill(_:)`` writes each registered service into the object's stored `var` of the same
@@ -47,7 +46,7 @@ public final class ServiceBox: Sendable {
   /// Whether fills overwrite properties that hold a value (APServiceBox) or fill only empty ones
   /// (OBInjector); a fill can ask for the other.
   public let policy: FillPolicy
-  private let state = Mutex(State())
+  private let state = ForceLock(State())
 
   /// A box registered under `name`, filling with `policy`.
   public init(name: String = "serviceBox", policy: FillPolicy = .overwrite) {
