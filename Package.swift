@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "InjectPlugin", targets: ["InjectPlugin"]),
     .library(name: "LazyPlugin", targets: ["LazyPlugin"]),
     .library(name: "ImperativePlugin", targets: ["ImperativePlugin"]),
+    .library(name: "ForcePlugin", targets: ["ForcePlugin"]),
   ],
   targets: [
     .target(
@@ -23,6 +24,10 @@ let package = Package(
     .target(
       name: "ImperativePlugin", dependencies: ["InjectionKernel"],
       path: "Packages/ImperativePlugin/Sources/ImperativePlugin"),
+    .target(name: "ForcePlugin", dependencies: ["InjectionKernel"], path: "Packages/ForcePlugin/Sources/ForcePlugin"),
+    .testTarget(
+      name: "ForcePluginTests", dependencies: ["ForcePlugin", "InjectPlugin", "ImperativePlugin", "TestSupport"],
+      path: "Tests/ForcePluginTests"),
     .testTarget(
       name: "ImperativePluginTests", dependencies: ["ImperativePlugin", "InjectPlugin", "LazyPlugin", "TestSupport"],
       path: "Tests/ImperativePluginTests"),

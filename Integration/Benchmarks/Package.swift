@@ -28,6 +28,7 @@ let package = Package(
         .product(name: "InjectPlugin", package: "DeluxeInjection"),
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
         .product(name: "ImperativePlugin", package: "DeluxeInjection"),
+        .product(name: "ForcePlugin", package: "DeluxeInjection"),
         .product(name: "Swinject", package: "Swinject"),
       ],
       // The catalog fixtures (Scripts/generate-catalog-fixture.py) are compiled against this runner's

@@ -15,6 +15,8 @@ struct Benchmark {
     case read
     /// One injection commit (of one value or a batch) per operation.
     case setup = "set-up"
+    /// One fill of an existing object (ForcePlugin) or the assignments it replaces, per operation.
+    case fill
   }
 
   let group: Group

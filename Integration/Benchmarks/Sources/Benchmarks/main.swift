@@ -38,7 +38,7 @@ do {
     let service = Service(value: 1)
     let benchmarks =
       try readBenchmarks(service: service) + lazyBenchmarks() + swinjectBenchmarks(service: service)
-      + setupBenchmarks(service: service) + imperativeBenchmarks()
+      + setupBenchmarks(service: service) + imperativeBenchmarks() + fillBenchmarks(service: service)
     figures = harness.run(benchmarks)
     instances = try measureInstances(harness)
   }

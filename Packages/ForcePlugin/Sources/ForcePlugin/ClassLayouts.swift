@@ -1,0 +1,101 @@
+import InjectionKernel
+
+/// One stored field of a class as fills use it: what it is, and how to write it (`nil` with a reason
+/// when its reference storage cannot be written).
+struct FillableField: Sendable {
+  let property: ForceProperty
+  let access: (any FieldAccess)?
+  let refusal: String?
+}
+
+/// The stored fields of each filled class, its superclasses' first, computed once per class (class
+/// layouts never change).
+final class ClassLayouts: Sendable {
+  static let shared = ClassLayouts()
+
+  private let layouts = ForceLock<[ObjectIdentifier: [FillableField]]>([:])
+
+  /// Every stored field instances of `cls` have: its superclasses' first, then its own. Fields the
+  /// compiler synthesizes (`$__lazy_storage_$_…`) are left out.
+  func fields(of cls: AnyClass) -> [FillableField] {
+    let id = ObjectIdentifier(cls)
+    if let known = layouts.withLock({ $0[id] }) { return known }
+    var lineage: [AnyClass] = []
+    var current: AnyClass? = cls
+    while let candidate = current {
+      lineage.append(candidate)
+      current = _getSuperclass(candidate)
+    }
+    // Outside the lock: the kernel's catalog takes its own lock.
+    let fields = lineage.reversed().flatMap { owner in
+      Injection.storedProperties(of: owner).filter { !$0.name.hasPrefix("$") }.map(Self.fillable)
+    }
+    return layouts.withLock { layouts in
+      if let known = layouts[id] { return known }
+      layouts[id] = fields
+      return fields
+    }
+  }
+
+  private static func fillable(_ descriptor: PropertyDescriptor) -> FillableField {
+    let ownership = Injection.referenceOwnership(of: descriptor) ?? .strong
+    let property = ForceProperty(descriptor: descriptor, ownership: ownership)
+    let offset = descriptor.offset
+    let type = descriptor.valueType
+    switch ownership {
+    case .strong:
+      if let optional = type as? any OptionalType.Type {
+        return FillableField(property: property, access: optional.optionalAccess(offset: offset), refusal: nil)
+      }
+      return FillableField(property: property, access: strongAccess(type, offset: offset), refusal: nil)
+    case .weak:
+      // `weak var x: T?` reports `T?`.
+      guard let wrapped = (type as? any OptionalType.Type)?.wrappedType, let object = wrapped as? AnyObject.Type
+      else {
+        return FillableField(
+          property: property, access: nil, refusal: "weak references to protocol existentials are not supported")
+      }
+      return FillableField(property: property, access: weakAccess(object, offset: offset), refusal: nil)
+    case .unowned:
+      let optionalWrapped = (type as? any OptionalType.Type)?.wrappedType
+      guard let object = (optionalWrapped ?? type) as? AnyObject.Type else {
+        return FillableField(
+          property: property, access: nil, refusal: "unowned references to protocol existentials are not supported")
+      }
+      return FillableField(
+        property: property, access: unownedAccess(object, offset: offset, isOptional: optionalWrapped != nil),
+        refusal: nil)
+    case .unmanaged:
+      return FillableField(
+        property: property, access: nil,
+        refusal: "an unowned(unsafe) reference would dangle once the injected object is released")
+    }
+  }
+
+  private static func strongAccess<Value>(_ type: Value.Type, offset: Int) -> any FieldAccess {
+    StrongField<Value>(offset: offset)
+  }
+
+  private static func weakAccess<Object: AnyObject>(_ type: Object.Type, offset: Int) -> any FieldAccess {
+    WeakField<Object>(offset: offset)
+  }
+
+  private static func unownedAccess<Object: AnyObject>(_ type: Object.Type, offset: Int, isOptional: Bool)
+    -> any FieldAccess
+  {
+    UnownedField<Object>(offset: offset, isOptional: isOptional)
+  }
+}
+
+/// `Optional`, seen through its wrapped type.
+protocol OptionalType {
+  /// The wrapped type.
+  static var wrappedType: Any.Type { get }
+  /// The access to a plain field of this optional type.
+  static func optionalAccess(offset: Int) -> any FieldAccess
+}
+
+extension Optional: OptionalType {
+  static var wrappedType: Any.Type { Wrapped.self }
+  static func optionalAccess(offset: Int) -> any FieldAccess { OptionalField<Wrapped>(offset: offset) }
+}

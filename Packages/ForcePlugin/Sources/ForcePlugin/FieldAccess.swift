@@ -1,0 +1,130 @@
+// FieldAccess.swift — the only unsafe pointer code of the plugin.
+//
+// Layout relied on (Swift class instances, every platform): a stored field lives at a fixed byte
+// offset from the object's address (`Unmanaged.toOpaque()`), the offset the runtime reports for the
+// field (`_forEachField`, through `Injection.storedProperties(of:)`), and its memory is initialized and
+// bound to the field's declared type for the whole life of the object. Writes therefore go through
+// `assumingMemoryBound(to: FieldType.self).pointee = value`, which releases the old value and retains
+// the new one exactly as the compiler's own setter does.
+//
+// Reference storage: `weak var x: T?`, `unowned var x: T` and `unowned var x: T?` fields have the
+// layout of a struct with that one field (a single-field struct is laid out as its field), so they are
+// written through `WeakCell<T>`, `UnownedCell<T>` and `UnownedOptionalCell<T>`: the compiler then emits
+// the runtime's weak and unowned assignments, never a strong store. `unowned(unsafe)` fields are refused
+// (a reference nothing may own would dangle). The one raw read: an optional unowned reference is `nil`
+// exactly when its single pointer word is 0 (its storage is one object pointer, and `nil` uses the null
+// extra inhabitant) — reading it as an object could trap once the object is gone.
+//
+// Every access keeps the object alive for its duration (`withExtendedLifetime`). Filling is meant before
+// the object is shared with other threads: these writes are not synchronized with the object's readers.
+
+/// Writes one field of one class's instances with a fixed type; built once per field.
+protocol FieldAccess: Sendable {
+  /// Whether `value` can be stored in the field (the same type, a subclass, a conforming type, or the
+  /// wrapped type of an optional field).
+  func accepts(_ value: Any) -> Bool
+  /// Stores `value` (which `accepts`) into `object`'s field, with the field's ownership.
+  func store(_ value: Any, in object: AnyObject)
+  /// Whether the field holds `nil` now (always `false` for a non-optional field).
+  func isEmpty(in object: AnyObject) -> Bool
+}
+
+/// The address of the field at `offset` of `object`; valid while `object` is alive.
+@inline(__always)
+private func fieldAddress(_ object: AnyObject, _ offset: Int) -> UnsafeMutableRawPointer {
+  Unmanaged.passUnretained(object).toOpaque() + offset
+}
+
+/// A plain (strong) field of type `Value`.
+struct StrongField<Value>: FieldAccess {
+  let offset: Int
+
+  func accepts(_ value: Any) -> Bool { value is Value }
+
+  func store(_ value: Any, in object: AnyObject) {
+    guard let typed = value as? Value else { return }
+    withExtendedLifetime(object) {
+      fieldAddress(object, offset).assumingMemoryBound(to: Value.self).pointee = typed
+    }
+  }
+
+  func isEmpty(in object: AnyObject) -> Bool { false }
+}
+
+/// A plain optional field of type `Wrapped?`.
+struct OptionalField<Wrapped>: FieldAccess {
+  let offset: Int
+
+  func accepts(_ value: Any) -> Bool { value is Wrapped? }
+
+  func store(_ value: Any, in object: AnyObject) {
+    guard let typed = value as? Wrapped? else { return }
+    withExtendedLifetime(object) {
+      fieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee = typed
+    }
+  }
+
+  func isEmpty(in object: AnyObject) -> Bool {
+    withExtendedLifetime(object) { fieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee == nil }
+  }
+}
+
+/// The layout of a `weak var value: Object?` field.
+private struct WeakCell<Object: AnyObject> {
+  weak var value: Object?
+}
+
+/// The layout of an `unowned var value: Object` field.
+private struct UnownedCell<Object: AnyObject> {
+  unowned var value: Object
+}
+
+/// The layout of an `unowned var value: Object?` field.
+private struct UnownedOptionalCell<Object: AnyObject> {
+  unowned var value: Object?
+}
+
+/// A `weak var` field: the object is not retained by the field, which reads `nil` once it is gone.
+struct WeakField<Object: AnyObject>: FieldAccess {
+  let offset: Int
+
+  func accepts(_ value: Any) -> Bool { value is Object }
+
+  func store(_ value: Any, in object: AnyObject) {
+    guard let typed = value as? Object else { return }
+    withExtendedLifetime(object) {
+      fieldAddress(object, offset).assumingMemoryBound(to: WeakCell<Object>.self).pointee.value = typed
+    }
+  }
+
+  func isEmpty(in object: AnyObject) -> Bool {
+    withExtendedLifetime(object) {
+      fieldAddress(object, offset).assumingMemoryBound(to: WeakCell<Object>.self).pointee.value == nil
+    }
+  }
+}
+
+/// An `unowned var` field (optional or not): the object is not retained by the field.
+struct UnownedField<Object: AnyObject>: FieldAccess {
+  let offset: Int
+  let isOptional: Bool
+
+  func accepts(_ value: Any) -> Bool { value is Object }
+
+  func store(_ value: Any, in object: AnyObject) {
+    guard let typed = value as? Object else { return }
+    withExtendedLifetime(object) {
+      let address = fieldAddress(object, offset)
+      if isOptional {
+        address.assumingMemoryBound(to: UnownedOptionalCell<Object>.self).pointee.value = typed
+      } else {
+        address.assumingMemoryBound(to: UnownedCell<Object>.self).pointee.value = typed
+      }
+    }
+  }
+
+  func isEmpty(in object: AnyObject) -> Bool {
+    guard isOptional else { return false }
+    return withExtendedLifetime(object) { fieldAddress(object, offset).load(as: UInt.self) == 0 }
+  }
+}

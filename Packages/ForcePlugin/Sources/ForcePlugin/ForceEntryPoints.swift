@@ -1,0 +1,65 @@
+public import InjectionKernel
+
+extension Injection {
+  /// DeluxeInjection's `[DeluxeInjection forceInject:^id(Class targetClass, NSString *propertyName, …)]`:
+  /// adds a decision closure to ``ForceInjector/shared`` (see ``ForceInjector/forceInject(in:decide:)``).
+  ///
+  /// ```swift
+  /// try Injection.forceInject(in: Checkout.self) { property in
+  ///   property.valueType == PaymentGateway.self ? .value(gateway) : .skip
+  /// }
+  /// let checkout = try Injection.fill(Checkout())
+  /// ```
+  public static func forceInject(
+    in classes: AnyClass..., decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+  ) throws {
+    try ForceInjector.shared.forceInject(in: classes, decide: decide)
+  }
+
+  /// Hides the shared injector's older decisions for the properties `predicate` selects.
+  public static func forceReject(where predicate: @escaping @Sendable (ForceProperty) -> Bool) {
+    ForceInjector.shared.forceReject(where: predicate)
+  }
+
+  /// Removes every rule of the shared injector.
+  public static func forceRejectAll() {
+    ForceInjector.shared.forceRejectAll()
+  }
+
+  /// Fills `object` with the shared injector's decisions and returns it (see
+  /// ``ForceInjector/fill(_:policy:)``). Call it in `init` (`try Injection.fill(self)`) or right after.
+  @discardableResult
+  public static func fill<Object: AnyObject>(_ object: Object, policy: FillPolicy = .overwrite) throws -> Object {
+    try ForceInjector.shared.fill(object, policy: policy)
+    return object
+  }
+}
+
+extension InjectionRules {
+  /// Adds a decision closure to ``ForceInjector/shared`` when the batch commits (nothing is added if the
+  /// batch fails). A scoped closure is asked about its classes' fields here, so a value that does not fit
+  /// throws from this call and the block fails.
+  ///
+  /// ```swift
+  /// try Injection.imperative { lets in
+  ///   try lets.forceInject(in: Checkout.self) { $0.name == "gateway" ? .value(gateway) : .skip }
+  /// }
+  /// ```
+  public func forceInject(in classes: AnyClass..., decide: @escaping @Sendable (ForceProperty) -> ForceDecision)
+    throws
+  {
+    let rule = try ForceInjector.checkedRule(in: classes, decide: decide)
+    onCommit { ForceInjector.shared.install(.inject(rule)) }
+  }
+
+  /// Hides the shared injector's older decisions for the properties `predicate` selects, when the batch
+  /// commits.
+  public func forceReject(where predicate: @escaping @Sendable (ForceProperty) -> Bool) {
+    onCommit { ForceInjector.shared.forceReject(where: predicate) }
+  }
+
+  /// Removes every rule of the shared injector when the batch commits.
+  public func forceRejectAll() {
+    onCommit { ForceInjector.shared.forceRejectAll() }
+  }
+}

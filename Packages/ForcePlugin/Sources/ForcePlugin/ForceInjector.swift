@@ -1,0 +1,262 @@
+import InjectionKernel
+
+/// DeluxeInjection's `DIForceInject` in Swift: decision closures over every unmarked stored `var` of
+/// every class, and fills that write the decided values into instances.
+///
+/// Swift cannot swap the accessors of a plain stored property, so force rules do not change a class:
+/// they are applied to instances by ``fill(_:policy:)`` — typically right after `init`, or
+/// inside it (`Injection.fill(self)`), before the object is shared with other threads (a fill is not
+/// synchronized with the object's readers). `Injection.forceInject`, `Injection.fill` and the imperative
+/// verbs use the process-wide ``shared`` injector; tests and libraries can keep injectors of their own.
+///
+/// ```swift
+/// let injector = ForceInjector()
+/// try injector.forceInject(in: Checkout.self) { property in
+///   property.valueType == PaymentGateway.self ? .value(gateway) : .skip
+/// }
+/// injector.fill(checkout)
+/// ```
+///
+/// Thread-safe: rules and fills may be used from any thread.
+public final class ForceInjector: Sendable {
+  /// The process-wide injector behind `Injection.forceInject`, `Injection.fill` and `lets.forceInject`.
+  public static let shared = ForceInjector()
+
+  /// One decision closure and the answers it gave, asked at most once per property.
+  final class DecisionRule: Sendable {
+    let scope: [ObjectIdentifier]
+    let decide: @Sendable (ForceProperty) -> ForceDecision
+    private let answers = ForceLock<[ForceProperty: ForceDecision]>([:])
+
+    init(scope: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision) {
+      self.scope = scope.map(ObjectIdentifier.init)
+      self.decide = decide
+    }
+
+    /// Whether the property is declared by a scope class, one of its superclasses, or one of its
+    /// subclasses (every property when the scope is empty).
+    func covers(_ property: ForceProperty) -> Bool {
+      guard !scope.isEmpty else { return true }
+      var current: AnyClass? = property.declaringClass
+      while let candidate = current {  // declared by a scope class or a subclass of one
+        if scope.contains(ObjectIdentifier(candidate)) { return true }
+        current = _getSuperclass(candidate)
+      }
+      return false
+    }
+
+    /// The closure's answer for `property`, asked once and remembered. The closure runs outside the lock
+    /// (it may use the injector); two threads meeting a property first at once may both ask, and the
+    /// first answer stored is the one every fill uses.
+    func answer(for property: ForceProperty) -> ForceDecision {
+      if let known = answers.withLock({ $0[property] }) { return known }
+      let fresh = decide(property)
+      return answers.withLock { answers in
+        if let known = answers[property] { return known }
+        answers[property] = fresh
+        return fresh
+      }
+    }
+  }
+
+  /// A rule of the ordered list: newer entries win.
+  enum Entry: Sendable {
+    case inject(DecisionRule)
+    case reject(@Sendable (ForceProperty) -> Bool)
+  }
+
+  /// The rules, and per filled class the non-skip decisions for its fields under these rules.
+  struct State {
+    var entries: [Entry] = []
+    var generation = 0
+    var plans: [ObjectIdentifier: (generation: Int, fields: [(FillableField, ForceDecision)])] = [:]
+  }
+
+  private let state = ForceLock(State())
+
+  /// An injector with no rules.
+  public init() {}
+
+  // MARK: Rules
+
+  /// Adds a decision closure, asked once per unmarked stored `var` (declaring class, name, value type) of
+  /// each class a fill meets, and answering a value, a provider, or ``ForceDecision/skip``.
+  ///
+  /// With `classes`, the closure covers only properties declared by those classes, their superclasses
+  /// or their subclasses, and it is asked at once for every field those classes declare or inherit: a
+  /// ``ForceDecision/value(_:)`` that does not fit its property throws
+  /// ``ForceError/typeMismatch(property:expected:given:)`` here, and the rule is not added. Without
+  /// classes it covers every class and is asked when a fill first meets each one (a mismatch then makes
+  /// that fill throw). Properties carrying any plugin's marker, `let` fields and fields the compiler
+  /// synthesizes are never offered.
+  ///
+  /// When several rules decide a property, the newest one that does not skip wins; a newer
+  /// ``forceReject(where:)`` hides older decisions.
+  public func forceInject(
+    in classes: AnyClass..., decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+  ) throws {
+    try forceInject(in: classes, decide: decide)
+  }
+
+  /// ``forceInject(in:decide:)-(AnyClass...,_)`` with the classes as an array.
+  public func forceInject(
+    in classes: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+  ) throws {
+    let rule = try Self.checkedRule(in: classes, decide: decide)
+    install(.inject(rule))
+  }
+
+  /// Hides every decision older than this call for the properties `predicate` selects; later
+  /// `forceInject` rules still apply to them.
+  public func forceReject(where predicate: @escaping @Sendable (ForceProperty) -> Bool) {
+    install(.reject(predicate))
+  }
+
+  /// Removes every rule: fills write nothing until the next `forceInject`.
+  public func forceRejectAll() {
+    state.withLock { state in
+      state.entries.removeAll()
+      state.generation += 1
+      state.plans.removeAll()
+    }
+  }
+
+  /// The decision the rules give `property` now (``ForceDecision/skip`` when none decides it).
+  public func decision(for property: ForceProperty) -> ForceDecision {
+    guard property.isMutable, !property.isMarked else { return .skip }
+    return Self.decision(for: property, entries: state.withLock { $0.entries })
+  }
+
+  /// Builds a rule and, for a scoped one, asks it about the scope classes' fields now.
+  static func checkedRule(
+    in classes: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+  ) throws -> DecisionRule {
+    let rule = DecisionRule(scope: classes, decide: decide)
+    for cls in classes {
+      for field in ClassLayouts.shared.fields(of: cls) where isOffered(field.property) && rule.covers(field.property) {
+        guard case .value(let value) = rule.answer(for: field.property) else { continue }
+        try check(value, fits: field)
+      }
+    }
+    return rule
+  }
+
+  func install(_ entry: Entry) {
+    state.withLock { state in
+      state.entries.append(entry)
+      state.generation += 1
+      state.plans.removeAll()
+    }
+  }
+
+  private static func isOffered(_ property: ForceProperty) -> Bool { property.isMutable && !property.isMarked }
+
+  private static func decision(for property: ForceProperty, entries: [Entry]) -> ForceDecision {
+    for entry in entries.reversed() {
+      switch entry {
+      case .reject(let predicate):
+        if predicate(property) { return .skip }
+      case .inject(let rule):
+        guard rule.covers(property) else { continue }
+        let answer = rule.answer(for: property)
+        if !answer.isSkip { return answer }
+      }
+    }
+    return .skip
+  }
+
+  // MARK: Filling
+
+  /// Writes the decided values into `object`'s stored `var`s, its superclasses' included, and returns
+  /// what it wrote. Values from providers are made anew for this object. An object adopting
+  /// ``FillObserver`` is told afterwards if anything was written.
+  ///
+  /// - Throws: ``ForceError/typeMismatch(property:expected:given:)`` when a decided value does not fit its
+  ///   property, ``ForceError/unsupportedOwnership(property:ownership:reason:)`` for a decision on an
+  ///   `unowned(unsafe)` field (or a provider's value for an `unowned` one, which nothing would own).
+  ///   A fill that throws has written nothing.
+  @discardableResult
+  public func fill<Object: AnyObject>(_ object: Object, policy: FillPolicy = .overwrite) throws -> FillReport {
+    let cls: AnyClass = type(of: object as AnyObject)
+    let plan = self.plan(for: cls)
+    var report = FillReport(className: Injection.typeName(cls))
+    var writes: [(any FieldAccess, Any, ForceProperty)] = []
+    for (field, decision) in plan {
+      let property = field.property
+      guard let access = field.access else {
+        throw ForceError.unsupportedOwnership(
+          property: property.description, ownership: property.ownership, reason: field.refusal ?? "")
+      }
+      if policy == .onlyIntoEmpty && !access.isEmpty(in: object) {
+        report.recordSkipped(property.name, property, .notEmpty)
+        continue
+      }
+      let value: Any
+      switch decision {
+      case .value(let decided): value = decided
+      case .provider(let make):
+        if property.ownership == .unowned {
+          throw ForceError.unsupportedOwnership(
+            property: property.description, ownership: .unowned,
+            reason: "a provider's new value would have no owner; inject a value kept alive elsewhere")
+        }
+        value = make()
+      case .skip: continue
+      }
+      try Self.check(value, fits: field)
+      writes.append((access, value, property))
+    }
+    for (access, value, property) in writes {
+      access.store(value, in: object)
+      report.recordInjected(property)
+    }
+    if report.didInject, let observer = object as AnyObject as? any FillObserver {
+      observer.didInjectDependencies(report)
+    }
+    return report
+  }
+
+  /// Fills any value: class instances as ``fill(_:policy:)``; a struct, an enum or any other
+  /// value throws ``ForceError/notAClass(type:)``.
+  @discardableResult
+  public func fill(_ value: Any, policy: FillPolicy = .overwrite) throws -> FillReport {
+    try fill(try Self.instance(value), policy: policy)
+  }
+
+  /// `value` as an object, or the typed error for a value type.
+  static func instance(_ value: Any) throws -> AnyObject {
+    let type = type(of: value)
+    guard type is AnyClass else { throw ForceError.notAClass(type: Injection.typeName(type)) }
+    return value as AnyObject
+  }
+
+  static func check(_ value: Any, fits field: FillableField) throws {
+    guard let access = field.access else {
+      throw ForceError.unsupportedOwnership(
+        property: field.property.description, ownership: field.property.ownership, reason: field.refusal ?? "")
+    }
+    guard access.accepts(value) else {
+      throw ForceError.typeMismatch(
+        property: field.property.description, expected: field.property.valueTypeName,
+        given: Injection.typeName(type(of: value)))
+    }
+  }
+
+  /// The fields of `cls` some rule decides, with their decisions; cached per class until the rules change.
+  private func plan(for cls: AnyClass) -> [(FillableField, ForceDecision)] {
+    let id = ObjectIdentifier(cls)
+    let (entries, generation, cached) = state.withLock { state in
+      (state.entries, state.generation, state.plans[id])
+    }
+    if let cached, cached.generation == generation { return cached.fields }
+    let fields = ClassLayouts.shared.fields(of: cls).compactMap { field -> (FillableField, ForceDecision)? in
+      guard Self.isOffered(field.property) else { return nil }
+      let decision = Self.decision(for: field.property, entries: entries)
+      return decision.isSkip ? nil : (field, decision)
+    }
+    state.withLock { state in
+      if state.generation == generation { state.plans[id] = (generation, fields) }
+    }
+    return fields
+  }
+}

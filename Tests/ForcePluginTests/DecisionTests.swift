@@ -1,0 +1,269 @@
+import ForcePlugin
+import InjectPlugin
+import Synchronization
+import TestSupport
+import Testing
+
+// Each test uses its own `ForceInjector` and its own fixture classes, so tests run in parallel.
+
+private final class Network: Sendable {
+  let host: String
+  init(host: String) { self.host = host }
+}
+
+private final class Session: Sendable {}
+
+private final class MarkedHost {
+  @Inject var injected: Network?
+  var plain: Network?
+  let constant = 1
+  var count = 0
+  lazy var computedOnce: Int = 42
+}
+
+private final class ProviderHost {
+  var session: Session?
+  var network: Network?
+}
+
+private class RejectBase {
+  var network: Network?
+  var name = ""
+}
+
+private final class RejectChild: RejectBase {
+  var session: Session?
+}
+
+private final class NewestHost {
+  var network: Network?
+}
+
+private final class MismatchHost {
+  var count = 0
+  var label = "untouched"
+}
+
+private final class LazyMismatchHost {
+  var count = 0
+  var label = "untouched"
+}
+
+private final class AskedOnceHost {
+  var first: Int = 0
+  var second: String = ""
+}
+
+private final class EmptyOnlyHost {
+  var preset: Network? = Network(host: "preset")
+  var empty: Network?
+  var number = 7
+}
+
+private final class ObservedHost: FillObserver {
+  var network: Network?
+  var reports: [FillReport] = []
+  func didInjectDependencies(_ report: FillReport) { reports.append(report) }
+}
+
+private final class SelfFilling {
+  var network: Network?
+  init(injector: ForceInjector) throws {
+    try injector.fill(self)
+  }
+}
+
+/// Records what a decision closure was asked (closures are `@Sendable`).
+private final class Asked: Sendable {
+  private let names = Mutex<[String]>([])
+  func record(_ property: ForceProperty) { names.withLock { $0.append(property.name) } }
+  var all: [String] { names.withLock { $0 } }
+}
+
+@Suite struct DecisionClosure {
+  @Test func seesUnmarkedStoredVarsOnly() throws {
+    let injector = ForceInjector()
+    let asked = Asked()
+    try injector.forceInject { property in
+      if property.isDeclared(in: MarkedHost.self) { asked.record(property) }
+      return .skip
+    }
+    try injector.fill(MarkedHost())
+    // Not `@Inject var injected`, not `let constant`, not the `lazy var`'s synthesized storage.
+    #expect(asked.all.sorted() == ["count", "plain"])
+  }
+
+  @Test func seesDeclaringClassNameAndValueType() throws {
+    let injector = ForceInjector()
+    let seen = Mutex<[String]>([])
+    try injector.forceInject(in: ProviderHost.self) { property in
+      seen.withLock { $0.append("\(property.className).\(property.name): \(property.valueTypeName)") }
+      #expect(ObjectIdentifier(property.declaringClass) == ObjectIdentifier(ProviderHost.self))
+      return .skip
+    }
+    let names = seen.withLock { $0 }.sorted()
+    #expect(names.count == 2)
+    #expect(names.allSatisfy { $0.hasPrefix("ForcePluginTests.") })
+    #expect(names[0].contains("ProviderHost.network: Swift.Optional<"))
+    #expect(names[1].contains("ProviderHost.session: Swift.Optional<"))
+  }
+
+  @Test func valueIsTheSameInstanceInEveryFilledObject() throws {
+    let injector = ForceInjector()
+    let network = Network(host: "example.com")
+    try injector.forceInject(in: ProviderHost.self) { $0.name == "network" ? .value(network) : .skip }
+    let first = ProviderHost()
+    let second = ProviderHost()
+    try injector.fill(first)
+    try injector.fill(second)
+    #expect(first.network === network)
+    #expect(second.network === network)
+    #expect(first.session == nil)
+  }
+
+  @Test func providerGivesDistinctValuesPerInstance() throws {
+    let injector = ForceInjector()
+    try injector.forceInject(in: ProviderHost.self) { $0.name == "session" ? .provider { Session() } : .skip }
+    let first = ProviderHost()
+    let second = ProviderHost()
+    try injector.fill(first)
+    try injector.fill(second)
+    let a = try #require(first.session)
+    let b = try #require(second.session)
+    #expect(a !== b)
+  }
+
+  @Test func rejectByPredicateHidesOlderDecisionsOnly() throws {
+    let injector = ForceInjector()
+    let network = Network(host: "a")
+    try injector.forceInject(in: RejectBase.self) { property in
+      switch property.name {
+      case "network": return .value(network)
+      case "name": return .value("filled")
+      case "session": return .provider { Session() }
+      default: return .skip
+      }
+    }
+    injector.forceReject { $0.name == "network" }
+    let child = RejectChild()
+    let report = try injector.fill(child)
+    #expect(child.network == nil)
+    #expect(child.name == "filled")  // a superclass property, filled on a subclass instance
+    #expect(child.session != nil)
+    #expect(report.injectedNames == ["name", "session"])
+    // A newer rule applies again.
+    try injector.forceInject(in: RejectBase.self) { $0.name == "network" ? .value(network) : .skip }
+    try injector.fill(child)
+    #expect(child.network === network)
+  }
+
+  @Test func rejectAllRemovesEveryRule() throws {
+    let injector = ForceInjector()
+    try injector.forceInject(in: NewestHost.self) { _ in .value(Network(host: "x")) }
+    injector.forceRejectAll()
+    let host = NewestHost()
+    let report = try injector.fill(host)
+    #expect(host.network == nil)
+    #expect(!report.didInject)
+  }
+
+  @Test func newestDecidingRuleWins() throws {
+    let injector = ForceInjector()
+    let old = Network(host: "old")
+    let new = Network(host: "new")
+    try injector.forceInject(in: NewestHost.self) { _ in .value(old) }
+    try injector.forceInject(in: NewestHost.self) { _ in .value(new) }
+    try injector.forceInject(in: NewestHost.self) { _ in .skip }  // skipping leaves it to older rules
+    let host = NewestHost()
+    try injector.fill(host)
+    #expect(host.network === new)
+    let property = try #require(
+      Injection.storedProperties(of: NewestHost.self).first { $0.name == "network" })
+    let decision = injector.decision(for: ForceProperty(descriptor: property, ownership: .strong))
+    guard case .value(let decided) = decision else {
+      Issue.record("expected a value decision, got \(decision)")
+      return
+    }
+    #expect(decided as? Network === new)
+  }
+
+  @Test func scopedRuleWithAMisfittingValueThrowsWhenInjected() throws {
+    let injector = ForceInjector()
+    #expect(
+      throws: ForceError.typeMismatch(
+        property: "\(Injection.typeName(MismatchHost.self)).count: Swift.Int", expected: "Swift.Int",
+        given: "Swift.String")
+    ) {
+      try injector.forceInject(in: MismatchHost.self) { $0.name == "count" ? .value("three") : .skip }
+    }
+    let host = MismatchHost()
+    #expect(!(try injector.fill(host)).didInject)  // the rule was not added
+  }
+
+  @Test func unscopedMisfittingValueMakesTheFillThrowAndWriteNothing() throws {
+    let injector = ForceInjector()
+    try injector.forceInject { property in
+      guard property.isDeclared(in: LazyMismatchHost.self) else { return .skip }
+      return property.name == "label" ? .value("filled") : .value(3.5)  // 3.5 does not fit `count: Int`
+    }
+    let host = LazyMismatchHost()
+    do {
+      try injector.fill(host)
+      Issue.record("the fill should have thrown")
+    } catch let error as ForceError {
+      #expect(error.description.contains("LazyMismatchHost.count: Swift.Int"))
+      #expect(error.description.contains("Swift.Double"))
+    }
+    #expect(host.label == "untouched")  // nothing written, although `label` fits
+  }
+
+  @Test func closureIsAskedOncePerProperty() throws {
+    let injector = ForceInjector()
+    let asked = Asked()
+    try injector.forceInject { property in
+      guard property.isDeclared(in: AskedOnceHost.self) else { return .skip }
+      asked.record(property)
+      return property.name == "first" ? .value(1) : .value("two")
+    }
+    for _ in 0..<5 { try injector.fill(AskedOnceHost()) }
+    #expect(asked.all.sorted() == ["first", "second"])
+    let host = AskedOnceHost()
+    try injector.fill(host)
+    #expect(host.first == 1 && host.second == "two")
+  }
+
+  @Test func onlyIntoEmptyKeepsPresetValues() throws {
+    let injector = ForceInjector()
+    let network = Network(host: "decided")
+    try injector.forceInject(in: EmptyOnlyHost.self) { property in
+      property.name == "number" ? .value(9) : .value(network)
+    }
+    let host = EmptyOnlyHost()
+    let report = try injector.fill(host, policy: .onlyIntoEmpty)
+    #expect(host.preset?.host == "preset")
+    #expect(host.empty === network)
+    #expect(host.number == 7)  // a non-optional is never empty
+    #expect(report.skipReason(for: "preset") == .notEmpty)
+    #expect(report.skipReason(for: "number") == .notEmpty)
+    try injector.fill(host)  // overwrite
+    #expect(host.preset === network && host.number == 9)
+  }
+
+  @Test func observerIsToldOnlyWhenSomethingWasWritten() throws {
+    let injector = ForceInjector()
+    let host = ObservedHost()
+    try injector.fill(host)
+    #expect(host.reports.isEmpty)
+    try injector.forceInject(in: ObservedHost.self) { $0.name == "network" ? .value(Network(host: "n")) : .skip }
+    try injector.fill(host)
+    #expect(host.reports.count == 1)
+    #expect(host.reports.first?.injectedNames == ["network"])
+  }
+
+  @Test func anObjectFillsItselfInInit() throws {
+    let injector = ForceInjector()
+    let network = Network(host: "self")
+    try injector.forceInject(in: SelfFilling.self) { _ in .value(network) }
+    #expect(try SelfFilling(injector: injector).network === network)
+  }
+}

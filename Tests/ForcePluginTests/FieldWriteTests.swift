@@ -1,0 +1,259 @@
+import ForcePlugin
+import Testing
+
+// How fills write fields: types checked, retain/release, `let`, weak/unowned, generics, value types.
+
+private final class Service: Sendable {
+  let id: Int
+  init(id: Int = 0) { self.id = id }
+}
+
+/// Counts its deinits through a flag object.
+private final class Tracked: Sendable {
+  let onDeinit: @Sendable () -> Void
+  init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+  deinit { onDeinit() }
+}
+
+private final class Flag: @unchecked Sendable {  // written and read on the test's thread only
+  var value = false
+}
+
+private final class ConstantHost {
+  let service = Service(id: 1)
+  var other: Service?
+}
+
+private final class RetainHost {
+  var tracked: Tracked?
+}
+
+private final class WeakHost {
+  weak var delegate: Service?
+  var strong: Service?
+}
+
+private final class UnownedHost {
+  unowned var owner: Service
+  unowned var maybeOwner: Service?
+  init(owner: Service) {
+    self.owner = owner
+    self.maybeOwner = nil
+  }
+}
+
+private final class UnsafeHost {
+  unowned(unsafe) var raw: Service
+  init(raw: Service) { self.raw = raw }
+}
+
+private protocol Delegate: AnyObject {}
+private final class DelegateImpl: Delegate, Sendable {}
+
+private final class WeakExistentialHost {
+  weak var delegate: (any Delegate)?
+}
+
+private final class GenericHost<Element> {
+  var element: Element?
+  var elements: [Element] = []
+}
+
+private class GenericBase<Element> {
+  var base: Element?
+}
+
+private final class GenericChild: GenericBase<String> {
+  var own: Int = 0
+}
+
+private struct Point {
+  var x = 0
+}
+
+private enum Direction { case north }
+
+private final class MixedHost {
+  var int = 0
+  var string = ""
+  var optionalInt: Int?
+  var array: [String] = []
+  var any: Any = 0
+  var service: Service = Service()
+}
+
+@Suite struct FieldWrites {
+  @Test func letFieldsAreNeverWritten() throws {
+    let injector = ForceInjector()
+    let injected = Service(id: 2)
+    try injector.forceInject(in: ConstantHost.self) { _ in .value(injected) }
+    let host = ConstantHost()
+    let report = try injector.fill(host)
+    #expect(host.service.id == 1)
+    #expect(host.other === injected)
+    #expect(report.injectedNames == ["other"])
+  }
+
+  @Test func strongWritesRetainTheNewValueAndReleaseTheOld() throws {
+    let injector = ForceInjector()
+    let firstGone = Flag()
+    let secondGone = Flag()
+    let host = RetainHost()
+    do {
+      let first = Tracked { firstGone.value = true }
+      try injector.forceInject(in: RetainHost.self) { _ in .provider { first } }
+    }
+    try injector.fill(host)
+    #expect(!firstGone.value)
+    injector.forceRejectAll()  // the rule no longer holds `first`: only the field does
+    #expect(!firstGone.value)
+    #expect(host.tracked != nil)
+    do {
+      let second = Tracked { secondGone.value = true }
+      try injector.forceInject(in: RetainHost.self) { _ in .value(second) }
+    }
+    try injector.fill(host)  // overwrites: `first` is released
+    #expect(firstGone.value)
+    #expect(!secondGone.value)
+    injector.forceRejectAll()
+    #expect(!secondGone.value)  // held by the field
+    host.tracked = nil
+    #expect(secondGone.value)
+  }
+
+  @Test func weakFieldsKeepWeakSemantics() throws {
+    let injector = ForceInjector()
+    let host = WeakHost()
+    do {
+      let service = Service(id: 5)
+      try injector.forceInject(in: WeakHost.self) { $0.name == "delegate" ? .provider { service } : .skip }
+      try injector.fill(host)
+      #expect(host.delegate === service)
+      injector.forceRejectAll()
+    }
+    #expect(host.delegate == nil)  // the field did not keep it alive
+    let property = try #require(Injection.storedProperties(of: WeakHost.self).first { $0.name == "delegate" })
+    #expect(Injection.referenceOwnership(of: property) == .weak)
+  }
+
+  @Test func providerValueInAWeakFieldIsNotKeptAlive() throws {
+    let injector = ForceInjector()
+    try injector.forceInject(in: WeakHost.self) { $0.name == "delegate" ? .provider { Service() } : .skip }
+    let host = WeakHost()
+    let report = try injector.fill(host)
+    #expect(report.injectedNames == ["delegate"])
+    #expect(host.delegate == nil)
+  }
+
+  @Test func unownedFieldsDoNotRetain() throws {
+    let injector = ForceInjector()
+    let original = Service(id: 1)
+    let host = UnownedHost(owner: original)
+    var replacement = Service(id: 2)
+    do {
+      let captured = replacement
+      try injector.forceInject(in: UnownedHost.self) { _ in .value(captured) }
+    }
+    let report = try injector.fill(host)
+    #expect(report.injectedNames == ["owner", "maybeOwner"])
+    injector.forceRejectAll()  // the rule no longer holds the value
+    #expect(isKnownUniquelyReferenced(&replacement))  // the two unowned fields hold no strong reference
+    #expect(host.owner.id == 2)
+    #expect(host.maybeOwner?.id == 2)
+    let properties = Injection.storedProperties(of: UnownedHost.self)
+    #expect(properties.compactMap(Injection.referenceOwnership(of:)) == [.unowned, .unowned])
+  }
+
+  @Test func unownedFieldRefusesAProvidersOwnerlessValue() throws {
+    let injector = ForceInjector()
+    try injector.forceInject(in: UnownedHost.self) { $0.name == "owner" ? .provider { Service() } : .skip }
+    let owner = Service()
+    let host = UnownedHost(owner: owner)
+    #expect(throws: ForceError.self) { try injector.fill(host) }
+    #expect(host.owner === owner)
+  }
+
+  @Test func unsafeUnownedFieldsAreRefusedWithATypedError() throws {
+    let injector = ForceInjector()
+    let kept = Service(id: 1)
+    try injector.forceInject { $0.isDeclared(in: UnsafeHost.self) ? .value(Service(id: 2)) : .skip }
+    let host = UnsafeHost(raw: kept)
+    do {
+      try injector.fill(host)
+      Issue.record("an unowned(unsafe) field must be refused")
+    } catch ForceError.unsupportedOwnership(let property, let ownership, _) {
+      #expect(property.hasSuffix("UnsafeHost.raw: \(Injection.typeName(Service.self))"))
+      #expect(ownership == .unmanaged)
+    }
+    #expect(host.raw === kept)
+  }
+
+  @Test func weakExistentialFieldsAreRefused() throws {
+    let injector = ForceInjector()
+    let delegate = DelegateImpl()
+    // A scoped rule is checked at once: it is refused and not added.
+    do {
+      try injector.forceInject(in: WeakExistentialHost.self) { _ in .value(delegate) }
+      Issue.record("a weak existential field must be refused")
+    } catch ForceError.unsupportedOwnership(let property, let ownership, let reason) {
+      #expect(property.contains("WeakExistentialHost.delegate: Swift.Optional<"))
+      #expect(ownership == .weak)
+      #expect(reason.contains("protocol existentials"))
+    }
+    let host = WeakExistentialHost()
+    #expect(!(try injector.fill(host)).didInject)
+    #expect(host.delegate == nil)
+  }
+
+  @Test func valueTypesAreRefusedWithATypedError() throws {
+    let injector = ForceInjector()
+    #expect(throws: ForceError.notAClass(type: Injection.typeName(Point.self))) { try injector.fill(Point()) }
+    #expect(throws: ForceError.notAClass(type: Injection.typeName(Direction.self))) {
+      try injector.fill(Direction.north)
+    }
+    #expect(throws: ForceError.self) { try ServiceBox().fill(Point()) }
+  }
+
+  @Test func genericClassesAreFilledPerSpecialization() throws {
+    let injector = ForceInjector()
+    try injector.forceInject { property in
+      if property.declaringClass == GenericHost<Int>.self {
+        return property.name == "element" ? .value(7) : .value([1, 2])
+      }
+      if property.declaringClass == GenericHost<String>.self, property.name == "element" { return .value("seven") }
+      if property.isDeclared(in: GenericChild.self) { return .value(3) }
+      if property.isDeclared(in: GenericBase<String>.self) { return .value("base") }
+      return .skip
+    }
+    let ints = GenericHost<Int>()
+    let strings = GenericHost<String>()
+    let child = GenericChild()
+    try injector.fill(ints)
+    try injector.fill(strings)
+    try injector.fill(child)
+    #expect(ints.element == 7 && ints.elements == [1, 2])
+    #expect(strings.element == "seven" && strings.elements.isEmpty)
+    #expect(child.base == "base" && child.own == 3)
+  }
+
+  @Test func valuesOfEveryShapeAreWrittenWithTheirExactType() throws {
+    let injector = ForceInjector()
+    let service = Service(id: 9)
+    try injector.forceInject(in: MixedHost.self) { property in
+      switch property.name {
+      case "int": return .value(42)
+      case "string": return .value("text")
+      case "optionalInt": return .value(5)  // the wrapped type fits an optional
+      case "array": return .value(["a", "b"])
+      case "any": return .value(Service(id: 1))
+      case "service": return .value(service)
+      default: return .skip
+      }
+    }
+    let host = MixedHost()
+    try injector.fill(host)
+    #expect(host.int == 42 && host.string == "text" && host.optionalInt == 5 && host.array == ["a", "b"])
+    #expect((host.any as? Service)?.id == 1)
+    #expect(host.service === service)
+  }
+}

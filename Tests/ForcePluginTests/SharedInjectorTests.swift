@@ -1,0 +1,72 @@
+import ForcePlugin
+import ImperativePlugin
+import Testing
+
+// The entry points on the process-wide injector (`Injection.forceInject`, `Injection.fill`, the imperative
+// verbs). Serialized, with the README's examples nested below: one test clears the shared injector.
+
+private final class Gateway: Sendable {}
+
+private final class EntryPointHost {
+  var gateway: Gateway?
+  var label = ""
+}
+
+private final class ImperativeHost {
+  var gateway: Gateway?
+  var label = ""
+}
+
+@Suite(.serialized) struct SharedInjectorTests {
+  @Test func injectionEntryPointsUseTheSharedInjector() throws {
+    let gateway = Gateway()
+    try Injection.forceInject(in: EntryPointHost.self) { $0.name == "gateway" ? .value(gateway) : .skip }
+    let host = try Injection.fill(EntryPointHost())
+    #expect(host.gateway === gateway)
+    Injection.forceReject { $0.isDeclared(in: EntryPointHost.self) }
+    #expect(try Injection.fill(EntryPointHost()).gateway == nil)
+  }
+
+  @Test func imperativeVerbsApplyOnlyWhenTheBlockCommits() throws {
+    let gateway = Gateway()
+    struct Abort: Error {}
+    #expect(throws: Abort.self) {
+      try Injection.imperative { lets in
+        lets.skipChecks()
+        try lets.forceInject(in: ImperativeHost.self) { $0.name == "gateway" ? .value(gateway) : .skip }
+        throw Abort()
+      }
+    }
+    #expect(try Injection.fill(ImperativeHost()).gateway == nil)
+    // A misfitting value in a scoped rule fails the block.
+    #expect(throws: ForceError.self) {
+      try Injection.imperative { lets in
+        lets.skipChecks()
+        try lets.forceInject(in: ImperativeHost.self) { $0.name == "label" ? .value(3) : .skip }
+      }
+    }
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      try lets.forceInject(in: ImperativeHost.self) { $0.name == "gateway" ? .value(gateway) : .skip }
+    }
+    #expect(try Injection.fill(ImperativeHost()).gateway === gateway)
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      lets.forceReject { $0.isDeclared(in: ImperativeHost.self) }
+    }
+    #expect(try Injection.fill(ImperativeHost()).gateway == nil)
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      try lets.forceInject(in: ImperativeHost.self) { $0.name == "label" ? .value("set") : .skip }
+      lets.forceRejectAll()  // runs after the rule above was added: the block ends with no rules
+    }
+    #expect(try Injection.fill(ImperativeHost()).label == "")
+  }
+
+  @Test func rejectAllClearsTheSharedInjector() throws {
+    try Injection.forceInject(in: EntryPointHost.self) { $0.name == "label" ? .value("set") : .skip }
+    #expect(try Injection.fill(EntryPointHost()).label == "set")
+    Injection.forceRejectAll()
+    #expect(try Injection.fill(EntryPointHost()).label == "")
+  }
+}
