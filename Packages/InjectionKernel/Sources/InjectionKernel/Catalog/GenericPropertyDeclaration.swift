@@ -24,6 +24,43 @@ public struct GenericPropertyDeclaration: Sendable, CustomStringConvertible {
 
   /// Whether `cls` is a specialization of the declaring generic class.
   public func isDeclared(by cls: AnyClass) -> Bool { ContextDescriptor(of: cls) == classDescriptor }
+
+  /// Whether a selection naming `classes` can select this property in some specialization: one of them
+  /// is a specialization of the declaring class or a subclass of one, or an ancestor of the declaring
+  /// class. An ancestor that depends on the generic parameters cannot be known beforehand and counts.
+  func mayBeSelected(byClassesNamed classes: [AnyClass]) -> Bool {
+    let ancestors = ancestorsOfDeclaringClass()
+    return classes.contains { named in
+      var current: AnyClass? = named
+      while let cls = current {
+        if isDeclared(by: cls) { return true }
+        current = MetadataAccess.superclass(of: cls)
+      }
+      guard let ancestors else { return true }
+      return ancestors.contains(ObjectIdentifier(named))
+    }
+  }
+
+  /// The superclasses of the declaring generic class, or `nil` when its superclass depends on the generic
+  /// parameters (then they exist only per specialization). Layout: ClassDescriptor.swift (+20).
+  private func ancestorsOfDeclaringClass() -> Set<ObjectIdentifier>? {
+    let field = classDescriptor.pointer + 20
+    let offset = field.load(as: Int32.self)
+    guard offset != 0 else { return [] }  // a root class
+    let mangled = MangledName((field + Int(offset)).assumingMemoryBound(to: UInt8.self))
+    guard GenericDependence.isIndependent(mangled),
+      let type = _getTypeByMangledNameInContext(
+        mangled.start, UInt(mangled.byteCount), genericContext: classDescriptor.pointer, genericArguments: nil),
+      let superclass = type as? AnyClass
+    else { return nil }
+    var ancestors: Set<ObjectIdentifier> = []
+    var current: AnyClass? = superclass
+    while let cls = current {
+      ancestors.insert(ObjectIdentifier(cls))
+      current = MetadataAccess.superclass(of: cls)
+    }
+    return ancestors
+  }
 }
 
 /// Whether a field's mangled type refers to a generic parameter of its context. Conservative: any token

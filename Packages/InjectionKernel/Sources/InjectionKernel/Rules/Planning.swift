@@ -125,6 +125,9 @@ extension Injection {
       if let selected = selection.selectedValueType, !selection.isSelectedType(valueType, selected) { return nil }
       if let injectionType, !selection.isSelectedType(valueType, injectionType) { return nil }
       if !selection.namedProperties.isEmpty, !selection.namedProperties.contains(declaration.name) { return nil }
+      if !selection.namedClasses.isEmpty, !declaration.mayBeSelected(byClassesNamed: selection.namedClasses) {
+        return nil
+      }
       if !selection.namedClasses.isEmpty || selection.isFiltered { return .perSpecialization }
       return rejects ? .empty : .injected
     }
