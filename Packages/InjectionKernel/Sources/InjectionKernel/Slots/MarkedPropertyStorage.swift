@@ -209,7 +209,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   @usableFromInline
   @inline(never)
   func findSlot(of object: AnyObject) {
-    let found = SlotRegistry.shared.slot(for: object, storage: self, valueType: Value.self)
-    slotAddress.store(UInt(bitPattern: Unmanaged.passUnretained(found).toOpaque()), ordering: .releasing)
+    let found = SlotRegistry.shared.slotAddress(for: object, storage: self, valueType: Value.self)
+    slotAddress.store(found, ordering: .releasing)
   }
 }

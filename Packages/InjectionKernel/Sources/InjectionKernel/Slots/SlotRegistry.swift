@@ -11,17 +11,24 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` a
   static let shared = SlotRegistry()
 
   /// The marked fields instances of one class have (its own and its superclasses'), with their slots.
-  /// Immutable and never deallocated (`byClass` keeps every one), so `recent` may point at it unretained.
-  private final class ClassSlots: Sendable {
+  /// Immutable and never deallocated (`byClass` keeps every one), so `recent` may point at it unretained;
+  /// the fields are a flat buffer so that the first access of an instance scans them without retains.
+  private final class ClassSlots: @unchecked Sendable {  // immutable after init
     let classID: ObjectIdentifier
-    let offsets: [Int]
-    let slots: [InjectionSlot]
+    let count: Int
+    /// Each marked field's offset and its slot's address (slots are immortal, kept by `byProperty`).
+    let fields: UnsafeMutablePointer<(offset: Int, slot: UInt)>
 
     init(classID: ObjectIdentifier, offsets: [Int], slots: [InjectionSlot]) {
       self.classID = classID
-      self.offsets = offsets
-      self.slots = slots
+      count = offsets.count
+      fields = .allocate(capacity: max(count, 1))
+      for index in 0..<count {
+        fields[index] = (offsets[index], UInt(bitPattern: Unmanaged.passUnretained(slots[index]).toOpaque()))
+      }
     }
+
+    deinit { fields.deallocate() }  // only a losing racer of `makeClassSlots` is ever deallocated
   }
 
   private let lock = KernelLock()
@@ -31,36 +38,43 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` a
   /// find their slots without a lock.
   private let recent = Atomic<UInt>(0)
 
-  /// The slot of the property of `object` whose wrapper holds `storage`, created on first use.
-  func slot(for object: AnyObject, storage: AnyObject, valueType: Any.Type) -> InjectionSlot {
+  /// The address of the slot of the property of `object` whose wrapper holds `storage` (slots are
+  /// immortal), created on first use.
+  func slotAddress(for object: AnyObject, storage: AnyObject, valueType: Any.Type) -> UInt {
     let dynamicClass: AnyClass = type(of: object)
-    let entry = classSlots(for: dynamicClass)
     // Layout relied on: a marker wrapper's first stored field is its `MarkedStorage`, whose first field
     // is the strong reference to the storage object; so the word at the property's offset is that
     // object's address.
     let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     let target = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
-    guard let index = entry.offsets.firstIndex(where: { instance.load(fromByteOffset: $0, as: UInt.self) == target })
-    else {
+    let found = classSlots(for: dynamicClass)._withUnsafeGuaranteedRef { entry -> UInt in
+      for index in 0..<entry.count
+      where instance.load(fromByteOffset: entry.fields[index].offset, as: UInt.self) == target {
+        return entry.fields[index].slot
+      }
+      return 0
+    }
+    guard found != 0 else {
       fatalError(
         "DeluxeInjection: \(Injection.typeName(dynamicClass)) has no cataloged marked property holding this "
           + "storage (value type \(Injection.typeName(valueType))). Marker wrappers must be stored properties "
           + "of a Swift class, with their MarkedStorage as first stored field.")
     }
-    return entry.slots[index]
+    return found
   }
 
   /// The fields and slots of `cls`, from the last lookup when it was the same class.
-  private func classSlots(for cls: AnyClass) -> ClassSlots {
+  private func classSlots(for cls: AnyClass) -> Unmanaged<ClassSlots> {
     let id = ObjectIdentifier(cls)
     let recentAddress = recent.load(ordering: .acquiring)
     if recentAddress != 0 {
-      let last = Unmanaged<ClassSlots>.fromOpaque(UnsafeRawPointer(bitPattern: recentAddress)!).takeUnretainedValue()
-      if last.classID == id { return last }
+      let last = Unmanaged<ClassSlots>.fromOpaque(UnsafeRawPointer(bitPattern: recentAddress)!)
+      if last._withUnsafeGuaranteedRef({ $0.classID == id }) { return last }
     }
     let entry = lock.withLock { byClass[id] } ?? makeClassSlots(for: cls)
-    recent.store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .releasing)
-    return entry
+    let unmanaged = Unmanaged.passUnretained(entry)
+    recent.store(UInt(bitPattern: unmanaged.toOpaque()), ordering: .releasing)
+    return unmanaged  // `byClass` keeps it alive for the process's lifetime
   }
 
   /// Builds and keeps the fields and slots of `cls` (the marked properties it declares or inherits).
