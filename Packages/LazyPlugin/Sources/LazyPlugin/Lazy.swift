@@ -68,14 +68,14 @@ extension Lazy: LazyMarker {
   static func makeInjection(for property: PropertyDescriptor, once: Bool, pending: [LazyFactory]) throws
     -> AnyPropertyInjection
   {
-    guard LazyFactories.shared.canBuild(property, pending: pending) || LazyConstruction.canBuild(Value.self) else {
+    let maker = LazyMaker<Value>(property: property)
+    guard LazyFactories.shared.canBuild(property, pending: pending) || maker.canConstruct else {
       throw InjectionError.rejected(
         property: property.description,
         reason: "@Lazy cannot build \(property.valueTypeName): it does not conform to LazyConstructible and no "
           + "factory is registered; use Injection.injectLazy(\(Injection.metatypeExpression(of: Value.self))) { … } or adopt LazyConstructible."
       )
     }
-    let maker = LazyMaker<Value>(property: property)
     return PropertyInjection<Value>(
       read: .fill({ target in maker.make(for: target) }, once: once),
       summary: once ? "lazy once" : "lazy")

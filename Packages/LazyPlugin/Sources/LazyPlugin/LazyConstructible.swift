@@ -43,8 +43,6 @@ extension Optional: LazyConstructible where Wrapped: LazyConstructible {
 
 /// Builds values through `LazyConstructible`.
 enum LazyConstruction {
-  static func canBuild(_ type: Any.Type) -> Bool { type is any LazyConstructible.Type }
-
   /// A closure calling `Value`'s `LazyConstructible` `init()`, or `nil` if `Value` does not conform. The
   /// conformance is looked up once, here, not on every creation.
   static func constructor<Value>(of type: Value.Type) -> (@Sendable () -> Value)? {

@@ -74,6 +74,9 @@ final class LazyMaker<Value>: Sendable {
     construct = LazyConstruction.constructor(of: Value.self)
   }
 
+  /// Whether the value type's own `LazyConstructible` `init()` can build values without a factory.
+  var canConstruct: Bool { construct != nil }
+
   /// A new value for the property of `target`.
   func make(for target: AnyObject) -> Value {
     let version = LazyFactories.shared.version
