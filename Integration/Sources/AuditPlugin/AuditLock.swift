@@ -1,10 +1,11 @@
-import Synchronization
+import InjectionKernel
 
-/// A minimal lock for the plugin's bookkeeping.
+/// A minimal lock for the plugin's bookkeeping (the kernel's `LockedState`, which the thread sanitizer
+/// understands).
 final class AuditLock: Sendable {
-  private let mutex = Mutex<Void>(())
+  private let state = LockedState<Void>(())
 
-  func locked<Result: Sendable>(_ body: () -> Result) -> Result {
-    mutex.withLock { _ in body() }
+  func locked<Result>(_ body: () -> Result) -> Result {
+    state.withLock { _ in body() }
   }
 }

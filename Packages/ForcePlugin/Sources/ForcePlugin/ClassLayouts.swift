@@ -13,7 +13,7 @@ struct FillableField: Sendable {
 final class ClassLayouts: Sendable {
   static let shared = ClassLayouts()
 
-  private let layouts = ForceLock<[ObjectIdentifier: [FillableField]]>([:])
+  private let layouts = LockedState<[ObjectIdentifier: [FillableField]]>([:])
 
   /// Every stored field instances of `cls` have: its superclasses' first, then its own. Fields the
   /// compiler synthesizes (`$__lazy_storage_$_…`) are left out.

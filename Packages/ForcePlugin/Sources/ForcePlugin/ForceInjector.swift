@@ -26,7 +26,7 @@ public final class ForceInjector: Sendable {
   final class DecisionRule: Sendable {
     let scope: [ObjectIdentifier]
     let decide: @Sendable (ForceProperty) -> ForceDecision
-    private let answers = ForceLock<[ForceProperty: ForceDecision]>([:])
+    private let answers = LockedState<[ForceProperty: ForceDecision]>([:])
 
     init(scope: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision) {
       self.scope = scope.map(ObjectIdentifier.init)
@@ -72,7 +72,7 @@ public final class ForceInjector: Sendable {
     var plans: [ObjectIdentifier: (generation: Int, fields: [(FillableField, ForceDecision)])] = [:]
   }
 
-  private let state = ForceLock(State())
+  private let state = LockedState(State())
 
   /// An injector with no rules.
   public init() {}

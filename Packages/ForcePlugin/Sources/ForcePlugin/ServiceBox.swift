@@ -46,7 +46,7 @@ public final class ServiceBox: Sendable {
   /// Whether fills overwrite properties that hold a value (APServiceBox) or fill only empty ones
   /// (OBInjector); a fill can ask for the other.
   public let policy: FillPolicy
-  private let state = ForceLock(State())
+  private let state = LockedState(State())
 
   /// A box registered under `name`, filling with `policy`.
   public init(name: String = "serviceBox", policy: FillPolicy = .overwrite) {

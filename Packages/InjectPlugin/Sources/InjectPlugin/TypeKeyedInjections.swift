@@ -1,7 +1,7 @@
-import Synchronization
+import InjectionKernel
 
 /// Injections selected by type alone, kept per value type for `@Inject` in structs and `static`
-/// properties, which have no class-level slot.
+/// properties, which have no class-level slot. A ``ScopedState``, so override scopes reach them too.
 final class TypeKeyedInjections: Sendable {
   static let shared = TypeKeyedInjections()
 
@@ -11,14 +11,14 @@ final class TypeKeyedInjections: Sendable {
     case shared(() -> Any)
   }
 
-  private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+  private let entries = ScopedState<[ObjectIdentifier: Entry]>([:])
 
   /// The value injected for `type`, if any; for `T?` with nothing injected for it, the value injected for `T`.
   func value<Value>(of type: Value.Type) -> Value? {
-    let entry = entries.withLock { entries in
+    let entries = entries.value
+    let entry =
       entries[ObjectIdentifier(type)]
-        ?? (type as? any OptionalType.Type).flatMap { entries[ObjectIdentifier($0.wrappedType)] }
-    }
+      ?? (type as? any OptionalType.Type).flatMap { entries[ObjectIdentifier($0.wrappedType)] }
     switch entry {
     case .value(let value): return value as? Value
     case .shared(let make): return make() as? Value
@@ -28,12 +28,12 @@ final class TypeKeyedInjections: Sendable {
 
   /// Sets or (with `nil`) removes the injection for `type`.
   func set(_ entry: Entry?, for type: Any.Type) {
-    entries.withLock { $0[ObjectIdentifier(type)] = entry }
+    entries.update { $0[ObjectIdentifier(type)] = entry }
   }
 
   /// Removes every type-keyed injection.
   func removeAll() {
-    entries.withLock { $0.removeAll() }
+    entries.update { $0.removeAll() }
   }
 }
 

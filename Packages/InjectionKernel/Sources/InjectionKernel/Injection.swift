@@ -6,7 +6,7 @@ import Synchronization
 /// (`Injection.inject(Settings.self)…`, `Injection.injectLazy()`).
 public enum Injection {
   /// Odd while a commit installs its injections; see ``withConsistentReads(_:)``.
-  private static let configurationVersion = Atomic<UInt>(0)
+  static let configurationVersion = Atomic<UInt>(0)
 
   // MARK: Committing
 
@@ -38,6 +38,9 @@ public enum Injection {
     _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
+    if InjectionScope.anyActive, let scope = InjectionScope.current {
+      return try commit(rules, in: scope, listingEmpty: isListed, validate: validate)
+    }
     let (plan, retired) = try RuleLog.shared.withCommitLock { log in
       let plan = try makePlan(rules, log: log, listingEmpty: isListed)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
@@ -57,6 +60,24 @@ public enum Injection {
     return plan
   }
 
+  /// Commits `rules` into an override scope: only tasks inside it see them, until it ends.
+  private static func commit(
+    _ rules: InjectionRules, in scope: InjectionScope, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
+    validate: (InjectionPlan) throws -> Void
+  ) throws -> InjectionPlan {
+    let (plan, retired) = try RuleLog.shared.withCommitLock { log in
+      let plan = try makePlan(rules, log: log, listingEmpty: isListed, in: scope)
+      if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
+      try validate(plan)
+      let retired = scope.record(rules.changes)
+      // The task is inside the scope, so plugins' actions change the scope's copies of their state.
+      for action in rules.commitActions { action() }
+      return (plan, retired)
+    }
+    ReadSection.retire(retired)
+    return plan
+  }
+
   /// Computes what committing `rules` would do, without applying it (a dry run). Selections that match
   /// nothing are listed in ``InjectionPlan/unmatchedSelections`` rather than thrown.
   public static func plan(_ rules: InjectionRules) throws -> InjectionPlan {
@@ -68,7 +89,8 @@ public enum Injection {
   public static func plan(_ rules: InjectionRules, listingEmptyWhere isListed: @escaping (PropertyDescriptor) -> Bool)
     throws -> InjectionPlan
   {
-    try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: isListed) }
+    let scope = InjectionScope.anyActive ? InjectionScope.current : nil
+    return try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: isListed, in: scope) }
   }
 
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the
@@ -127,8 +149,12 @@ public enum Injection {
 
   // MARK: Introspection
 
-  /// The injection `property` has now, if any.
+  /// The injection `property` has now, if any, as the calling task sees it (inside an override scope,
+  /// the scope's).
   public static func injection(for property: PropertyDescriptor) -> AnyPropertyInjection? {
+    if InjectionScope.anyActive, let scope = InjectionScope.current {
+      return RuleLog.shared.withCommitLock { scope.plannedInjection(for: property, log: $0) }
+    }
     if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
     return RuleLog.shared.withCommitLock { $0.injection(for: property) }
   }

@@ -1,5 +1,4 @@
 import InjectionKernel
-import Synchronization
 
 /// A registered way to build `@Lazy` values: for one value type, or for the properties a selection
 /// matches.
@@ -30,26 +29,24 @@ struct LazyFactory: Sendable {
 }
 
 /// The committed factories. A creation asks for the newest factory of the highest precedence that
-/// applies, so registering a factory before or after `injectLazy()` makes no difference.
+/// applies, so registering a factory before or after `injectLazy()` makes no difference. They are
+/// ``ScopedState``: a registration inside an override scope stays in it.
 final class LazyFactories: Sendable {
   static let shared = LazyFactories()
 
-  private let factories = Mutex<[LazyFactory]>([])
-  private let registrations = Atomic<Int>(0)
+  private let factories = ScopedState<[LazyFactory]>([])
 
   func register(_ new: [LazyFactory]) {
-    factories.withLock { $0 += new }
-    registrations.add(1, ordering: .releasing)
+    factories.update { $0 += new }
   }
 
   /// Forgets every factory (`rejectLazy()`).
   func removeAll() {
-    factories.withLock { $0.removeAll() }
-    registrations.add(1, ordering: .releasing)
+    factories.update { $0.removeAll() }
   }
 
   func factory(for property: PropertyDescriptor, pending: [LazyFactory] = []) -> LazyFactory? {
-    let all = factories.withLock { $0 } + pending
+    let all = factories.value + pending
     return all.enumerated().filter { $0.element.applies(to: property) }
       .max { ($0.element.precedence, $0.offset) < ($1.element.precedence, $1.offset) }?.element
   }
@@ -58,8 +55,12 @@ final class LazyFactories: Sendable {
     factory(for: property, pending: pending) != nil
   }
 
-  /// Counts registrations, so that a property's ``LazyMaker`` looks its factory up again only after one.
-  var version: Int { registrations.load(ordering: .acquiring) }
+  /// Counts registrations in the process, so that a property's ``LazyMaker`` looks its factory up again
+  /// only after one.
+  var version: Int { factories.processVersion }
+
+  /// Whether the calling task sees an override scope's factories (never cached).
+  var isOverridden: Bool { factories.isOverriddenForCurrentTask }
 }
 
 /// Creates the values of one `@Lazy` property: its factory, looked up once per registration of new
@@ -67,7 +68,7 @@ final class LazyFactories: Sendable {
 final class LazyMaker<Value>: Sendable {
   private let property: PropertyDescriptor
   private let construct: (@Sendable () -> Value)?
-  private let cache = Mutex<(version: Int, factory: LazyFactory?)>((-1, nil))
+  private let cache = LockedState<(version: Int, factory: LazyFactory?)>((-1, nil))
 
   init(property: PropertyDescriptor) {
     self.property = property
@@ -79,12 +80,17 @@ final class LazyMaker<Value>: Sendable {
 
   /// A new value for the property of `target`.
   func make(for target: AnyObject) -> Value {
-    let version = LazyFactories.shared.version
-    let factory = cache.withLock { cached -> LazyFactory? in
-      if cached.version == version { return cached.factory }
-      let found = LazyFactories.shared.factory(for: property)
-      cached = (version, found)
-      return found
+    let factory: LazyFactory?
+    if LazyFactories.shared.isOverridden {
+      factory = LazyFactories.shared.factory(for: property)
+    } else {
+      let version = LazyFactories.shared.version
+      factory = cache.withLock { cached -> LazyFactory? in
+        if cached.version == version { return cached.factory }
+        let found = LazyFactories.shared.factory(for: property)
+        cached = (version, found)
+        return found
+      }
     }
     if let factory, let value = factory.make(target) as? Value { return value }
     guard let construct else {

@@ -3,9 +3,10 @@
 extension Injection {
   /// The plan of `rules` against the catalog and the committed state; the empty properties for which
   /// `isListed` returns `true` are listed (none without it).
-  static func makePlan(_ rules: InjectionRules, log: RuleLog, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?)
-    throws -> InjectionPlan
-  {
+  static func makePlan(
+    _ rules: InjectionRules, log: RuleLog, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
+    in scope: InjectionScope? = nil
+  ) throws -> InjectionPlan {
     let named = rules.changes.flatMap { change -> [AnyClass] in
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
@@ -30,6 +31,7 @@ extension Injection {
 
     /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet.
     func committed(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
+      if let scope { return scope.plannedInjection(for: property, log: log) }
       if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
       return log.injection(for: property)
     }

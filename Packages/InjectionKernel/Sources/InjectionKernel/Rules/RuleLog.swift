@@ -25,13 +25,13 @@ private func currentThreadID() -> UInt {
 final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guarded by `lock`
   static let shared = RuleLog()
 
-  private struct Rule {
+  fileprivate struct Rule {
     let key: PropertySelection.StructuralKey?
     let selection: PropertySelection
     let action: Action
   }
 
-  private enum Action {
+  fileprivate enum Action {
     case inject(AnyPropertyInjection)
     case build(InjectionBuilder)
     case reject
@@ -47,6 +47,12 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   /// Where the live rule with each structural key sits in `rules`.
   private var positionByKey: [PropertySelection.StructuralKey: Int] = [:]
   private var replacedCount = 0
+  /// Whether this log is a scope's overlay: its decisions fall through to the process's where it has
+  /// none, so rejecting every property of a plugin must be recorded as a rule of its own.
+  private let isOverlay: Bool
+
+  /// A log; `overlay` for a scope's rules.
+  init(overlay: Bool = false) { isOverlay = overlay }
 
   /// Runs `body` holding the commit lock.
   func withCommitLock<Result>(_ body: (RuleLog) throws -> Result) rethrows -> Result {
@@ -68,10 +74,16 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
 
   /// The injection the committed rules give `property` (commit lock held): the last matching rule wins.
   func injection(for property: PropertyDescriptor) -> AnyPropertyInjection? {
+    decision(for: property) ?? nil
+  }
+
+  /// What the newest rule that applies to `property` decides: `nil` when no rule applies, `.some(nil)`
+  /// when it rejects (commit lock held, or the owning scope's lock for an overlay).
+  func decision(for property: PropertyDescriptor) -> AnyPropertyInjection?? {
     for case let rule? in rules.reversed() where rule.selection.matches(property) {
       let injection: AnyPropertyInjection?
       switch rule.action {
-      case .reject: return nil
+      case .reject: return .some(nil)
       case .inject(let given): injection = given
       // A builder that fails or skips for a property met later leaves it uninjected by this rule.
       case .build(let builder): injection = (try? builder(property)) ?? nil
@@ -79,7 +91,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
       // A rule whose value type does not fit this property (a name or predicate selection meeting a
       // generic specialization) does not apply to it.
       if let injection, let fitted = Injection.fitted(injection, to: property, selection: rule.selection) {
-        return fitted
+        return .some(fitted)
       }
     }
     return nil
@@ -115,6 +127,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
     case .rejectAll(let plugin):
       rules = rules.filter { $0 != nil && $0?.selection.plugin != plugin }
       reindex()
+      if isOverlay { rules.append(Rule(key: nil, selection: PropertySelection(plugin: plugin), action: .reject)) }
     }
   }
 
@@ -131,6 +144,21 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
       rules = rules.filter { $0 != nil }
       reindex()
     }
+  }
+
+  /// The committed rules at one moment (immutable; rules hold immutable injections and `@Sendable`
+  /// builders).
+  struct Saved: @unchecked Sendable {
+    fileprivate let rules: [Rule]
+  }
+
+  /// The committed rules, to put back with ``restore(_:)`` (commit lock held).
+  func saved() -> Saved { Saved(rules: rules.compactMap { $0 }) }
+
+  /// Puts back rules returned by ``saved()`` (commit lock held).
+  func restore(_ saved: Saved) {
+    rules = saved.rules
+    reindex()
   }
 
   private func reindex() {

@@ -14,6 +14,9 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   @usableFromInline let lock = KernelLock()
   @usableFromInline var injection: AnyPropertyInjection?
   private var replacements = 0
+  /// How many active override scopes select this slot; while any does, no answer is published, so every
+  /// read takes the slow path and asks its task's scope.
+  @usableFromInline var overrides = 0
   @usableFromInline let isOptional: Bool
   /// `nil` of the value type, boxed, when the value type is optional.
   @usableFromInline let noneValue: Any?
@@ -42,19 +45,35 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
 
   /// Installs `newInjection` (or removes the injection with `nil`) and returns the retained address of
   /// the answer it unpublished (0 if none), which the caller must retire through ``ReadSection``.
-  func install(_ newInjection: AnyPropertyInjection?) -> UInt {
+  func install(_ newInjection: AnyPropertyInjection?, countingReplacement: Bool = true) -> UInt {
     lock.withLock {
-      if injection != nil, newInjection != nil { replacements += 1 }
+      if countingReplacement, injection != nil, newInjection != nil { replacements += 1 }
       injection = newInjection
       return answer.exchange(0, ordering: .acquiringAndReleasing)
     }
   }
 
-  /// The published answer and the injection it belongs to, built and published now if needed.
+  /// Switches the fast path off while an override scope selects this slot; returns the retained
+  /// address of the answer it unpublished (0 if none), which the caller must retire.
+  func beginOverride() -> UInt {
+    lock.withLock {
+      overrides += 1
+      return answer.exchange(0, ordering: .acquiringAndReleasing)
+    }
+  }
+
+  /// Ends one override begun by ``beginOverride()``; the next read publishes an answer again.
+  func endOverride() {
+    lock.withLock { overrides -= 1 }
+  }
+
+  /// The published answer and the injection it belongs to, built and published now if needed; no answer
+  /// while an override scope selects the slot.
   @inlinable
-  func servedAnswer<Value>(as type: Value.Type) -> (SlotAnswer<Value>, PropertyInjection<Value>?) {
+  func servedAnswer<Value>(as type: Value.Type) -> (SlotAnswer<Value>?, PropertyInjection<Value>?) {
     lock.withLock {
       let current = injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
+      guard !isOverridden else { return (nil, current) }
       let bits = answer.load(ordering: .acquiring)
       if bits != 0 {
         return (
@@ -77,6 +96,9 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
     }
     if retired { ReadSection.retire(staleBits) }
   }
+
+  /// Whether an override scope selects the slot (lock held).
+  @usableFromInline var isOverridden: Bool { overrides > 0 }
 
   /// How many times an injection was replaced by another one without a rejection in between.
   public var replacementCount: Int { lock.withLock { replacements } }

@@ -90,6 +90,9 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   @inline(never)
   func answer(for object: AnyObject) -> Value {
     let slot = slot(of: object)
+    if InjectionScope.anyActive, let scope = InjectionScope.current {
+      return answer(for: object, slot: slot, in: scope)
+    }
     let (served, injection) = slot.servedAnswer(as: Value.self)
     let original = OriginalAccessor<Value>(slot: slot)
     switch injection?.read ?? .original {
@@ -100,40 +103,93 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
     case .shared(let shared):
       if let stored = storedValue { return stored }
       let value = shared.get()  // outside every kernel lock: the factory may read other properties
-      if served.fallback == nil { slot.refreshAnswer(replacing: served) }
+      if let served, served.fallback == nil { slot.refreshAnswer(replacing: served) }
       return value
     case .getter(let getter):
-      var retired: UInt = 0
-      let value = locked { () -> Value in
-        var stored = storedHoldingLock()
-        let before = stored
-        let value = getter(object, &stored, original)
-        if !Self.sameBits(before, stored) { retired = publishHoldingLock(stored) }
-        return value
-      }
-      ReadSection.retire(retired)
-      return value
+      return read(object, through: getter, original: original)
     case .fill(let factory, let once):
-      var retired: UInt = 0
-      let stored = locked { () -> Value? in
-        let stored = storedHoldingLock()
-        let filled = state.load(ordering: .relaxed) & Self.filledFlag != 0
-        guard stored == nil, !(once && filled) else { return stored }
-        let created = factory(object)
-        retired = publishHoldingLock(created, filled: true)
-        return created
-      }
-      ReadSection.retire(retired)
-      return original.get(stored)
+      return original.get(fill(object, with: factory, once: once))
     }
   }
 
-  /// Writes `newValue` to the property of `object` that this storage belongs to.
+  /// The answer to a read from a task inside an override scope: the scope's injection if it (or a
+  /// parent) decides one, and a fill that used the scope's overrides keeps its value in the scope.
+  @usableFromInline
+  @inline(never)
+  func answer(for object: AnyObject, slot: InjectionSlot, in scope: InjectionScope) -> Value {
+    let (injection, fromScope) = scope.injection(for: slot)
+    let original = OriginalAccessor<Value>(slot: slot)
+    switch injection.map({ unsafeDowncast($0, to: PropertyInjection<Value>.self).read }) ?? .original {
+    case .original:
+      return original.get(storedValue)
+    case .value(let value):
+      return storedValue ?? value
+    case .shared(let shared):
+      return storedValue ?? shared.get()
+    case .getter(let getter):
+      return read(object, through: getter, original: original)
+    case .fill(let factory, let once):
+      if let stored = storedValue { return stored }
+      if let kept = scope.filledValue(of: object, slot: slot) as? Value { return kept }
+      guard fromScope || !once || state.load(ordering: .acquiring) & Self.filledFlag == 0 else {
+        return original.get(nil)
+      }
+      let readsBefore = scope.dependencyReads.load(ordering: .acquiring)
+      let created = factory(object)
+      if fromScope || scope.dependencyReads.load(ordering: .acquiring) != readsBefore {
+        return scope.keepFilledValue(created, of: object, slot: slot) as? Value ?? created
+      }
+      return original.get(fill(object, with: { _ in created }, once: once))
+    }
+  }
+
+  /// A read through a getter, under this instance's lock; a changed storage is published.
+  @inlinable
+  func read(_ object: AnyObject, through getter: PropertyInjection<Value>.Getter, original: OriginalAccessor<Value>)
+    -> Value
+  {
+    var retired: UInt = 0
+    let value = locked { () -> Value in
+      var stored = storedHoldingLock()
+      let before = stored
+      let value = getter(object, &stored, original)
+      if !Self.sameBits(before, stored) { retired = publishHoldingLock(stored) }
+      return value
+    }
+    ReadSection.retire(retired)
+    return value
+  }
+
+  /// Fills an empty storage with the factory's value (at most once per instance with `once`) and
+  /// returns what the storage holds then.
+  @inlinable
+  func fill(_ object: AnyObject, with factory: (AnyObject) -> Value, once: Bool) -> Value? {
+    var retired: UInt = 0
+    let stored = locked { () -> Value? in
+      let stored = storedHoldingLock()
+      let filled = state.load(ordering: .relaxed) & Self.filledFlag != 0
+      guard stored == nil, !(once && filled) else { return stored }
+      let created = factory(object)
+      retired = publishHoldingLock(created, filled: true)
+      return created
+    }
+    ReadSection.retire(retired)
+    return stored
+  }
+
+  /// Writes `newValue` to the property of `object` that this storage belongs to, through the setter of
+  /// the injection the writing task sees.
   @inlinable
   @inline(never)
   public func write(_ newValue: Value, of object: AnyObject) {
     let slot = slot(of: object)
-    let setter = slot.injection(as: Value.self)?.write
+    let injection =
+      if InjectionScope.anyActive, let scope = InjectionScope.current {
+        scope.injection(for: slot).injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
+      } else {
+        slot.injection(as: Value.self)
+      }
+    let setter = injection?.write
     let original = OriginalAccessor<Value>(slot: slot)
     let retired = locked { () -> UInt in
       var stored = storedHoldingLock()
@@ -152,10 +208,19 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   /// Runs `body` holding this instance's lock. (`Mutex` is inline and needs no allocation; its
   /// `withLock` wants a `sending` result, which a generic value read under the lock cannot promise, so
   /// the result leaves through a local.)
+  ///
+  /// On Linux a contended `Mutex` is handed over inside the operating system, where the thread sanitizer
+  /// cannot see it; the acquiring load on entry and the releasing no-op on exit make each holder's
+  /// writes visibly happen before the next holder's reads (a fill factory's own state, say), at the cost
+  /// of one atomic no-op per slow-path section.
   @inlinable
   func locked<Result>(_ body: () -> Result) -> Result {
     var result: Result?
-    lock.withLock { _ in result = body() }
+    lock.withLock { _ in
+      _ = slotAddress.load(ordering: .acquiring)
+      result = body()
+      slotAddress.wrappingAdd(0, ordering: .releasing)
+    }
     return result.unsafelyUnwrapped
   }
 

@@ -107,6 +107,7 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` a
       if let slot = byProperty[property] { return slot }
       let slot = InjectionSlot(property: property, injection: log.injection(for: property))
       byProperty[property] = slot
+      if InjectionScope.anyActive { ActiveScopes.applyToNewSlot(slot) }
       return slot
     }
   }

@@ -1,0 +1,80 @@
+/// Override scopes: injections that apply to one task and its child tasks only, for as long as a closure
+/// runs — the way to give each test its own dependencies while tests run in parallel.
+extension Injection {
+  /// Runs `body` with the injections `configure` records applied only to the calling task and the
+  /// tasks it creates, then restores exactly what was there.
+  ///
+  /// ```swift
+  /// try Injection.withOverrides({ lets in
+  ///   try lets.inject(Clock.self).value(FixedClock())
+  /// }) {
+  ///   #expect(Report().stamp == "2024-01-01")  // any instance, created before or inside the scope
+  /// }
+  /// ```
+  ///
+  /// Inside the scope:
+  /// - reads of any instance's marked properties see the scope's injections, over its enclosing scopes'
+  ///   and the process's; reads in other tasks never do;
+  /// - every commit (``commit(_:)``, plugins' entry points, imperative blocks, `rejectAll`) changes the
+  ///   scope, not the process, and so do plugins' ``ScopedState``s;
+  /// - a value a fill (`@Lazy`) creates from the scope's overrides is kept by the scope, never by the
+  ///   instance, so it does not outlive the scope; writes to a property still write the instance.
+  ///
+  /// Task-local values reach child tasks (`async let`, task groups, `Task { }`), not a `Thread` or a
+  /// `DispatchQueue` block: such code sees the process's injections. Run it inside the scope from a task,
+  /// or capture what it needs before leaving the task. A `Task { }` that outlives the scope sees the
+  /// process's injections once the scope has ended.
+  ///
+  /// - Throws: the typed errors of ``commit(_:)``, raised where the override is written (nothing is
+  ///   applied then), and whatever `body` throws.
+  public static func withOverrides<Result>(
+    _ configure: (InjectionRules) throws -> Void, _ body: () throws -> Result
+  ) throws -> Result {
+    let scope = InjectionScope.begin()
+    defer { scope.end() }
+    return try InjectionScope.$entered.withValue(scope) {
+      try commitOverrides(configure)
+      return try body()
+    }
+  }
+
+  /// The `async` form of ``withOverrides(_:_:)-(_,()->Result)``: `body` and every child task it creates
+  /// see the overrides.
+  public static func withOverrides<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ configure: (InjectionRules) throws -> Void, _ body: () async throws -> Result
+  ) async throws -> Result {
+    let scope = InjectionScope.begin()
+    defer { scope.end() }
+    return try await InjectionScope.$entered.withValue(scope) {
+      try commitOverrides(configure)
+      return try await body()
+    }
+  }
+
+  /// Runs `body` in a scope of its own with no overrides yet: whatever it commits — injections,
+  /// rejections, `rejectAll` — stays inside it and is gone when it returns.
+  public static func withIsolatedInjections<Result>(_ body: () throws -> Result) rethrows -> Result {
+    let scope = InjectionScope.begin()
+    defer { scope.end() }
+    return try InjectionScope.$entered.withValue(scope, operation: body)
+  }
+
+  /// The `async` form of ``withIsolatedInjections(_:)-(()->Result)``.
+  public static func withIsolatedInjections<Result>(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    let scope = InjectionScope.begin()
+    defer { scope.end() }
+    return try await InjectionScope.$entered.withValue(scope, operation: body)
+  }
+
+  /// Whether the calling task runs inside an override scope.
+  public static var isInsideOverrideScope: Bool { InjectionScope.anyActive && InjectionScope.current != nil }
+
+  private static func commitOverrides(_ configure: (InjectionRules) throws -> Void) throws {
+    let rules = InjectionRules()
+    try configure(rules)
+    if !rules.changes.isEmpty || !rules.commitActions.isEmpty { try commit(rules) }
+  }
+}

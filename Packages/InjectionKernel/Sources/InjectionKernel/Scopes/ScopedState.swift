@@ -1,0 +1,98 @@
+import Synchronization
+
+/// Plugin-wide state that an override scope can replace for its own task: a registry of factories, a
+/// settings store, container bindings.
+///
+/// A plugin keeps state that its injections consult at read time in one of these, rather than in a
+/// plain global, so that ``Injection/withOverrides(_:_:)-(_,()->Result)`` and the testing traits can give one task
+/// its own copy while every other task keeps the process's. Reading ``value`` inside a scope that changed
+/// it returns the scope's copy; changing it with ``update(_:)`` inside a scope changes the scope's copy
+/// only, and leaving the scope brings back exactly what was there.
+///
+/// ```swift
+/// enum AuditPlugin {
+///   static let sink = ScopedState<[String]>([])
+/// }
+/// rules.onCommit { AuditPlugin.sink.update { $0.append("committed") } }  // a scope's commit stays in it
+/// ```
+///
+/// A value created by a `.fill` factory that read a scope's copy is kept by that scope rather than by the
+/// instance, so a value built from an override never outlives the scope or reaches another task.
+/// ``Injection/snapshot()`` captures every `ScopedState`'s process value.
+public final class ScopedState<Value: Sendable>: Sendable {
+  private let process: LockedState<Value>
+  private let changes = Atomic<Int>(0)
+
+  /// State whose process value starts as `initial`.
+  public init(_ initial: Value) {
+    process = LockedState(initial)
+    ScopedStateRegistry.register(self)
+  }
+
+  /// The value the calling task sees: its innermost scope's copy if a scope changed it, otherwise the
+  /// process's.
+  public var value: Value {
+    if InjectionScope.anyActive, let scope = InjectionScope.current, let scoped: Value = scope.stateValue(of: self) {
+      return scoped
+    }
+    return process.withLock { $0 }
+  }
+
+  /// Changes the value the calling task sees: the copy of its innermost scope (made from what the task
+  /// saw, on the scope's first change) when it runs inside one, otherwise the process's.
+  @discardableResult
+  public func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    if InjectionScope.anyActive, let scope = InjectionScope.current {
+      return try scope.updateState(of: self, startingFrom: { self.value }, body)
+    }
+    defer { changes.add(1, ordering: .releasing) }
+    return try process.withLock { value in
+      var copy = value
+      let result = try body(&copy)
+      value = copy
+      return result
+    }
+  }
+
+  /// Whether the calling task sees a scope's copy rather than the process's value.
+  public var isOverriddenForCurrentTask: Bool {
+    guard InjectionScope.anyActive, let scope = InjectionScope.current else { return false }
+    let scoped: Value? = scope.stateValue(of: self)
+    return scoped != nil
+  }
+
+  /// Counts changes of the process value, for caches of values derived from it (a scope's copy is never
+  /// cached: check ``isOverriddenForCurrentTask`` first).
+  public var processVersion: Int { changes.load(ordering: .acquiring) }
+
+  /// The process value, whatever scope the caller is in (for snapshots).
+  var processValue: Value { process.withLock { $0 } }
+
+  /// Replaces the process value (restoring a snapshot).
+  func restoreProcessValue(_ value: Value) {
+    process.withLock { $0 = value }
+    changes.add(1, ordering: .releasing)
+  }
+}
+
+/// Every ``ScopedState`` created, so that a snapshot can capture their process values.
+enum ScopedStateRegistry {
+  private static let restorers = LockedState<[@Sendable () -> @Sendable () -> Void]>([])
+
+  static func register<Value>(_ state: ScopedState<Value>) {
+    // Plugins keep their states in `static let`s; a state created and dropped is kept alive here, which
+    // costs one small object per creation.
+    restorers.withLock { list in
+      list.append {
+        let saved = state.processValue
+        return { state.restoreProcessValue(saved) }
+      }
+    }
+  }
+
+  /// Captures every state's process value; the closure puts them all back.
+  static func capture() -> @Sendable () -> Void {
+    let captures = restorers.withLock { $0 }.map { $0() }
+    return { for restore in captures { restore() } }
+  }
+}
