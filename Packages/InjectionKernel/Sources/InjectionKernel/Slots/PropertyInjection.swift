@@ -4,10 +4,14 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
   public let valueType: Any.Type
   /// A short description for reports, such as `value Settings` or `getter`.
   public let summary: String
+  /// What the plugin has to say about the property now (a problem it met, say), appended to its line of
+  /// ``Injection/report()``; `nil` or a `nil` result adds nothing.
+  public let reportNote: (@Sendable () -> String?)?
 
-  init(valueType: Any.Type, summary: String) {
+  init(valueType: Any.Type, summary: String, reportNote: (@Sendable () -> String?)? = nil) {
     self.valueType = valueType
     self.summary = summary
+    self.reportNote = reportNote
   }
 
   /// The same injection for a property declared `Value?` (see ``PropertySelection/includingOptionals()``),
@@ -57,11 +61,12 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
   /// How writes behave; `nil` stores the new value (setting `nil` on an optional empties the storage).
   public let write: Setter?
 
-  /// Creates an injection; `summary` appears in ``Injection/report()``.
-  public init(read: Read, write: Setter? = nil, summary: String) {
+  /// Creates an injection; `summary` appears in ``Injection/report()``, followed by what `reportNote`
+  /// returns at the time of the report, if anything.
+  public init(read: Read, write: Setter? = nil, summary: String, reportNote: (@Sendable () -> String?)? = nil) {
     self.read = read
     self.write = write
-    super.init(valueType: Value.self, summary: summary)
+    super.init(valueType: Value.self, summary: summary, reportNote: reportNote)
   }
 
   override func wrappedInOptional() -> AnyPropertyInjection? {
