@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "LazyPlugin", targets: ["LazyPlugin"]),
     .library(name: "ImperativePlugin", targets: ["ImperativePlugin"]),
     .library(name: "ForcePlugin", targets: ["ForcePlugin"]),
+    .library(name: "DefaultsPlugin", targets: ["DefaultsPlugin"]),
   ],
   targets: [
     .target(
@@ -25,6 +26,11 @@ let package = Package(
       name: "ImperativePlugin", dependencies: ["InjectionKernel"],
       path: "Packages/ImperativePlugin/Sources/ImperativePlugin"),
     .target(name: "ForcePlugin", dependencies: ["InjectionKernel"], path: "Packages/ForcePlugin/Sources/ForcePlugin"),
+    .target(
+      name: "DefaultsPlugin", dependencies: ["InjectionKernel"], path: "Packages/DefaultsPlugin/Sources/DefaultsPlugin"),
+    .testTarget(
+      name: "DefaultsPluginTests", dependencies: ["DefaultsPlugin", "ImperativePlugin", "TestSupport"],
+      path: "Tests/DefaultsPluginTests"),
     .testTarget(
       name: "ForcePluginTests", dependencies: ["ForcePlugin", "InjectPlugin", "ImperativePlugin", "TestSupport"],
       path: "Tests/ForcePluginTests"),
