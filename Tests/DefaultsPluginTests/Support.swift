@@ -30,9 +30,8 @@ final class TemporarySuite: Sendable {
     return plist
   }
 
-  /// Deletes the suite's values and its directory.
+  /// Deletes the suite's directory and file (the process's `UserDefaults` forgets the suite at exit).
   func remove() {
-    defaults.removePersistentDomain(forName: path)
     try? FileManager.default.removeItem(at: directory)
   }
 }

@@ -67,7 +67,7 @@ final class DefaultsBinding<Value>: Sendable {
     let declaration = Injection.declarationArguments(of: property) as? DefaultsDeclaration
     var note = "key \"\(key(declaration))\" in \(store.name)"
     if declaration?.options.contains(.synchronized) == true { note += ", synchronized" }
-    if let problem = lastProblem.value { note += "; bad stored data: \(problem)" }
+    if let problem = lastProblem.value { note += "; \(problem.reason)" }
     return note
   }
 
@@ -96,7 +96,7 @@ extension Defaults: DefaultsMarker {
     throws -> AnyPropertyInjection
   {
     guard let coding = DefaultsCoding.propertyList(Value.self) else {
-      let type = Injection.typeName(Value.self)
+      let type = Injection.sourceSpelling(of: Value.self)
       let archivable = Value.self is any Codable.Type
       throw InjectionError.rejected(
         property: property.description,

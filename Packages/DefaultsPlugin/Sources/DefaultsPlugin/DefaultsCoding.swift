@@ -46,7 +46,7 @@ class DefaultsCoding<Value>: @unchecked Sendable {  // immutable; subclasses too
 
   /// What a stored object of the wrong type is called in a problem.
   static func wrongType(_ object: Any) -> Decoded {
-    .problem(.wrongType(found: Injection.typeName(Swift.type(of: object))))
+    .problem(.wrongType(found: Injection.sourceSpelling(of: Swift.type(of: object))))
   }
 }
 
@@ -83,7 +83,7 @@ final class ArchivedCoding<Value: Codable>: DefaultsCoding<Value>, @unchecked Se
     do {
       return .object(try Archive.encoder().encode(value))
     } catch {
-      return .failure("\(error)")
+      return .failure(Archive.describe(error))
     }
   }
 
@@ -125,6 +125,9 @@ enum Archive {
       DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
       let path = context.codingPath.map(\.stringValue).joined(separator: ".")
       return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
+    case EncodingError.invalidValue(_, let context):
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
     default:
       return "\(error)"
     }
@@ -163,16 +166,19 @@ public struct DefaultsProblem: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// One line naming the property, the key, the store and what is wrong.
-  public var description: String {
+  public var description: String { "\(property): \(reason)" }
+
+  /// What is wrong, naming the key and the store (the description without the property).
+  public var reason: String {
     switch kind {
     case .wrongType(let found):
-      return "\(property): \(store) holds a \(found) under \"\(key)\", not the property's type; reads return the "
-        + "initial value until the property is written"
+      return "\(store) holds a \(found) under \"\(key)\", not the property's type; reads return the initial value "
+        + "until the property is written"
     case .undecodable(let reason):
-      return "\(property): the data under \"\(key)\" in \(store) does not decode (\(reason)); reads return the "
-        + "initial value until the property is written"
+      return "the data under \"\(key)\" in \(store) does not decode (\(reason)); reads return the initial value "
+        + "until the property is written"
     case .unencodable(let reason):
-      return "\(property): a written value could not be archived (\(reason)); \"\(key)\" in \(store) was left as it was"
+      return "a written value could not be archived (\(reason)); \"\(key)\" in \(store) was left as it was"
     }
   }
 }

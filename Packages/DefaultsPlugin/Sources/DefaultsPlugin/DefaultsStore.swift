@@ -60,10 +60,17 @@ public final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
     noteWrite()
   }
 
-  /// Removes `key`; the removal reaches disk at `synchronize()` or at the latest at exit.
+  /// Removes `key`. On Linux the removal is written to disk at once: the toolchain's `UserDefaults` keeps
+  /// answering a removed key with the value its file holds until the next `synchronize()` (checked on
+  /// Swift 6.3.1), which would make `nil` read back as the old value. Elsewhere it reaches disk at
+  /// `synchronize()` or at the latest at exit.
   public func removeObject(forKey key: String) {
     defaults.removeObject(forKey: key)
-    noteWrite()
+    #if canImport(Darwin)
+      noteWrite()
+    #else
+      synchronize()
+    #endif
   }
 
   /// Writes the defaults to disk now.
