@@ -39,6 +39,7 @@ do {
     let benchmarks =
       try readBenchmarks(service: service) + lazyBenchmarks() + swinjectBenchmarks(service: service)
       + setupBenchmarks(service: service) + imperativeBenchmarks() + fillBenchmarks(service: service)
+      + defaultsBenchmarks()
     figures = harness.run(benchmarks)
     instances = try measureInstances(harness)
   }
