@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "ImperativePlugin", targets: ["ImperativePlugin"]),
     .library(name: "ForcePlugin", targets: ["ForcePlugin"]),
     .library(name: "DefaultsPlugin", targets: ["DefaultsPlugin"]),
+    .library(name: "InjectionTesting", targets: ["InjectionTesting"]),
   ],
   targets: [
     .target(
@@ -29,8 +30,17 @@ let package = Package(
     .target(
       name: "DefaultsPlugin", dependencies: ["InjectionKernel"], path: "Packages/DefaultsPlugin/Sources/DefaultsPlugin"),
     .testTarget(
-      name: "DefaultsPluginTests", dependencies: ["DefaultsPlugin", "ImperativePlugin", "TestSupport"],
+      name: "DefaultsPluginTests",
+      dependencies: ["DefaultsPlugin", "ImperativePlugin", "InjectionTesting", "TestSupport"],
       path: "Tests/DefaultsPluginTests"),
+    // Test overrides for every plugin: Swift Testing traits over the kernel's override scopes.
+    .target(
+      name: "InjectionTesting", dependencies: ["InjectionKernel"],
+      path: "Packages/InjectionTesting/Sources/InjectionTesting"),
+    .testTarget(
+      name: "InjectionTestingTests",
+      dependencies: ["InjectionTesting", "InjectPlugin", "LazyPlugin", "ImperativePlugin", "TestSupport"],
+      path: "Tests/InjectionTestingTests"),
     .testTarget(
       name: "ForcePluginTests", dependencies: ["ForcePlugin", "InjectPlugin", "ImperativePlugin", "TestSupport"],
       path: "Tests/ForcePluginTests"),

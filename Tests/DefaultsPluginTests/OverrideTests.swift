@@ -1,5 +1,6 @@
 import DefaultsPlugin
 import Foundation
+import InjectionTesting
 import Testing
 
 private final class ScopedSettings: @unchecked Sendable {  // only its @Defaults property is shared
@@ -10,7 +11,28 @@ private final class ForeignStoreSettings {
   @Defaults var note: String?
 }
 
+private final class TraitSettings {
+  @Defaults("trait.theme") var theme = "light"
+}
+
+/// The suite `TraitSettings`' rule names: only `theTestingTraitKeepsATestOffTheRulesStore` uses it.
+private let traitSuite = TemporarySuite("trait")
+
 @Suite struct OverrideTests {
+  /// InjectionTesting's trait: the test's rule names a real suite, the override store wins.
+  @Test(
+    .injecting { lets in
+      lets.injectDefaults(in: TraitSettings.self, store: { _ in traitSuite.store })
+      lets.useDefaultsStore(InMemoryDefaultsStore())
+    })
+  func theTestingTraitKeepsATestOffTheRulesStore() {
+    defer { traitSuite.remove() }
+    let settings = TraitSettings()
+    settings.theme = "dark"
+    #expect(settings.theme == "dark")
+    #expect(traitSuite.defaults.object(forKey: "trait.theme") == nil)
+  }
+
   /// Many tasks, each in its own override scope with its own in-memory store, use one class at once:
   /// each sees only its own store; nothing reaches the rule's store.
   @Test func eachScopeKeepsItsOwnStoreWhileOthersRunInParallel() async throws {
