@@ -255,3 +255,25 @@ private final class RaceHost: @unchecked Sendable {  // marked properties are at
   #expect(wrong.count == 0)
   #expect(host.service.id == 0)
 }
+
+private final class NeverReadHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var service: Service?
+}
+
+@Test func aPropertyFirstReadInsideAScopeIsOverriddenThereOnly() throws {
+  try Injection.withOverrides({ lets in
+    try lets.inject(Service?.self).declared(in: NeverReadHost.self).value(Service(9))
+  }) {
+    let host = NeverReadHost()  // its property's slot is created by this first read, inside the scope
+    #expect(host.service?.id == 9)
+    let seenByThread = LockedState<Int?>(-1)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      seenByThread.withLock { $0 = host.service?.id }
+      done.signal()
+    }.start()
+    done.wait()
+    #expect(seenByThread.value == nil)  // outside the scope: nothing injected
+  }
+  #expect(NeverReadHost().service == nil)
+}

@@ -114,7 +114,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   /// The answer to a read from a task inside an override scope: the scope's injection if it (or a
   /// parent) decides one, and a fill that used the scope's overrides keeps its value in the scope.
-  @usableFromInline
+  @inlinable  // specialized in the owner's module, like the process's slow path
   @inline(never)
   func answer(for object: AnyObject, slot: InjectionSlot, in scope: InjectionScope) -> Value {
     let (injection, fromScope) = scope.injection(for: slot)
