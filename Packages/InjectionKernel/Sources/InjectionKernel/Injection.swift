@@ -38,7 +38,7 @@ public enum Injection {
     _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
-    if InjectionScope.anyActive, let scope = InjectionScope.current {
+    if InjectionScope.anyActive || InjectionScope.entered != nil, let scope = InjectionScope.forChanges {
       return try commit(rules, in: scope, listingEmpty: isListed, validate: validate)
     }
     let (plan, retired) = try RuleLog.shared.withCommitLock { log in

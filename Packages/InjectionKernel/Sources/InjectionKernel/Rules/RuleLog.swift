@@ -155,6 +155,16 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   /// The committed rules, to put back with ``restore(_:)`` (commit lock held).
   func saved() -> Saved { Saved(rules: rules.compactMap { $0 }) }
 
+  /// Forgets every rule (an ended scope's overlay) and returns them, to release outside the caller's
+  /// locks.
+  func removeAll() -> Saved {
+    defer {
+      rules = []
+      reindex()
+    }
+    return saved()
+  }
+
   /// Puts back rules returned by ``saved()`` (commit lock held).
   func restore(_ saved: Saved) {
     rules = saved.rules

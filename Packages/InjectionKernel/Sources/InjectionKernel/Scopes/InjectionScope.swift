@@ -22,20 +22,37 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   /// The calling task's innermost scope that is still active (an unstructured task created inside a
   /// scope can outlive it; it then sees the enclosing scopes, or the process).
-  @usableFromInline static var current: InjectionScope? {
-    var scope = entered
+  @usableFromInline static var current: InjectionScope? { entered?.liveSelfOrParent }
+
+  /// The scope that the calling task's commits and ``ScopedState`` changes go to: its innermost live
+  /// scope, or — for a task that outlived every scope it was created in — its own ended scope, where they
+  /// have no effect (they must not leak into the process, which the task never entered).
+  static var forChanges: InjectionScope? {
+    guard let entered else { return nil }
+    return entered.liveSelfOrParent ?? entered
+  }
+
+  /// This scope if it is still active, else its nearest active parent. Scopes whose `end()` ran no
+  /// longer apply anywhere, even to a live scope begun inside them (by a task that outlived them).
+  @usableFromInline var liveSelfOrParent: InjectionScope? {
+    var scope: InjectionScope? = self
     while let candidate = scope, !candidate.isLive.load(ordering: .acquiring) { scope = candidate.parent }
     return scope
   }
 
+  /// The nearest active scope above this one.
+  var liveParent: InjectionScope? { parent?.liveSelfOrParent }
+
   let parent: InjectionScope?
   private let isLive = Atomic<Bool>(true)
-  /// Guards `states`, `decisions`, `overriddenSlots` and `filled`; never held while plugin code runs.
+  /// Guards `states`, `updateLocks`, `decisions`, `overriddenSlots`, `filled` and `purgeThreshold`;
+  /// never held while plugin code runs.
   private let lock = KernelLock()
   /// Guards `rules`, whose evaluation runs plugins' builders (which may read ``ScopedState``s).
   private let rulesLock = KernelLock()
-  /// Serializes changes of the scope's state copies (their `update` closures run under it).
-  private let updateLock = KernelLock()
+  /// Serialize changes of the scope's copy of each state (an `update` closure runs under its state's
+  /// lock, so it may update another state, as it may outside scopes), by ``ScopedState`` identity.
+  private var updateLocks: [ObjectIdentifier: KernelLock] = [:]
   /// The scope's own copies of plugin states, by ``ScopedState`` identity.
   private var states: [ObjectIdentifier: Any] = [:]
   /// Reads of a state copy held by this scope or its parents, from tasks inside this scope; a fill whose
@@ -51,6 +68,9 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   private var overriddenSlots: [InjectionSlot] = []
   /// Values that fills created inside the scope from its overrides, per instance and slot.
   private var filled: [FilledKey: FilledValue] = [:]
+  /// The size of `filled` at which entries of deallocated instances are dropped (amortized: doubles with
+  /// the live entries).
+  private var purgeThreshold = 64
 
   private struct FilledKey: Hashable {
     let object: ObjectIdentifier
@@ -79,16 +99,25 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   }
 
   /// Ends the scope: its overrides stop applying everywhere and the values it kept are released.
+  /// Everything an ended scope held is dropped here, although the scope object itself can live on: a task
+  /// created inside it keeps it as its task-local value for as long as it runs.
   func end() {
-    let released: [FilledKey: FilledValue] = RuleLog.shared.withCommitLock { _ in
+    let released: [Any] = RuleLog.shared.withCommitLock { _ in
       isLive.store(false, ordering: .releasing)
       ActiveScopes.list.withLock { list in list.removeAll { $0 === self } }
       let slots = lock.withLock { overriddenSlots }
       for slot in slots { slot.endOverride() }
       Self.activeCount.subtract(1, ordering: .acquiringAndReleasing)
+      let rules = rulesLock.withLock { self.rules.removeAll() }
       return lock.withLock {
-        defer { filled = [:] }
-        return filled
+        defer {
+          filled = [:]
+          states = [:]
+          decisions = [:]
+          decisionsVersion += 1  // a decision being computed now is not cached
+          overriddenSlots = []
+        }
+        return [filled, states, decisions, rules]
       }
     }
     _ = released  // released here, outside every kernel lock: a value's deinit may read properties
@@ -105,7 +134,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
         dependencyReads.add(1, ordering: .relaxed)
         return value
       }
-      scope = candidate.parent
+      scope = candidate.liveParent
     }
     return nil
   }
@@ -115,6 +144,12 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     of state: ScopedState<Value>, startingFrom seen: () -> Value, _ body: (inout Value) throws -> Result
   ) rethrows -> Result {
     let id = ObjectIdentifier(state)
+    let updateLock = lock.withLock {
+      if let existing = updateLocks[id] { return existing }
+      let created = KernelLock()
+      updateLocks[id] = created
+      return created
+    }
     return try updateLock.withLock {
       var copy = lock.withLock { states[id] as? Value } ?? seen()
       let result = try body(&copy)
@@ -132,7 +167,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     var scope: InjectionScope? = self
     while let candidate = scope {
       if case .some(let decided) = candidate.decision(for: slot) { return (decided, true) }
-      scope = candidate.parent
+      scope = candidate.liveParent
     }
     return (slot.currentInjection, false)
   }
@@ -142,7 +177,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     let id = ObjectIdentifier(slot)
     let (cached, version) = lock.withLock { (decisions[id], decisionsVersion) }
     if let cached { return cached }
-    let decided = rulesLock.withLock { rules.decision(for: slot.property) }
+    let decided = ruleDecision(for: slot.property)
     // A commit since `version` was read may have made `decided` stale: cache it only if none did.
     lock.withLock { if decisionsVersion == version { decisions[id] = decided } }
     return decided
@@ -151,20 +186,29 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// The injection this scope and its parents give `property`, or the process's when none selects it
   /// (commit lock held; for planning a commit inside the scope).
   func plannedInjection(for property: PropertyDescriptor, log: RuleLog) -> AnyPropertyInjection? {
-    var scope: InjectionScope? = self
+    var scope: InjectionScope? = liveSelfOrParent
     while let candidate = scope {
-      if case .some(let decided) = candidate.rulesLock.withLock({ candidate.rules.decision(for: property) }) {
-        return decided
-      }
-      scope = candidate.parent
+      if case .some(let decided) = candidate.ruleDecision(for: property) { return decided }
+      scope = candidate.liveParent
     }
     if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
     return log.injection(for: property)
   }
 
+  /// What this scope's own rules decide for `property`, evaluated as a task inside this scope would:
+  /// plugins' builders may consult their ``ScopedState``s, and the thread asking (one creating a slot,
+  /// or a task of a nested scope) may see other copies of them, or none.
+  private func ruleDecision(for property: PropertyDescriptor) -> AnyPropertyInjection?? {
+    if Self.entered === self { return rulesLock.withLock { rules.decision(for: property) } }
+    return Self.$entered.withValue(self) { rulesLock.withLock { rules.decision(for: property) } }
+  }
+
   /// Records committed changes (commit lock held) and switches off the fast path of every existing slot
-  /// they select; returns the answers unpublished, to retire after the lock.
+  /// they select; returns the answers unpublished, to retire after the lock. A scope that has ended (a
+  /// task that outlived it commits) keeps the changes to itself: they apply nowhere, and no slot's fast
+  /// path is switched off, as `end()` — which ran under the commit lock before — would not switch it on.
   func record(_ changes: [InjectionRules.Change]) -> [UInt] {
+    guard isLive.load(ordering: .acquiring) else { return [] }
     rulesLock.withLock { for change in changes { rules.record(change) } }
     lock.withLock {
       decisionsVersion += 1
@@ -176,7 +220,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// Switches off the fast path of `slot` if this scope's rules select it and it has not yet; returns
   /// the unpublished answer (commit lock held).
   func overrideIfSelected(_ slot: InjectionSlot) -> UInt? {
-    guard rulesLock.withLock({ rules.decision(for: slot.property) }) != nil else { return nil }
+    guard ruleDecision(for: slot.property) != nil else { return nil }
     return lock.withLock { () -> UInt? in
       guard !overriddenSlots.contains(where: { $0 === slot }) else { return nil }
       overriddenSlots.append(slot)
@@ -186,14 +230,20 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   // MARK: Filled values
 
-  /// The value a fill inside this scope created for `object`'s property, if any.
+  /// The value a fill inside this scope or an enclosing one created for `object`'s property, if any.
   @usableFromInline
   func filledValue(of object: AnyObject, slot: InjectionSlot) -> Any? {
     let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
-    return lock.withLock {
-      guard let entry = filled[key], entry.owner === object else { return nil }
-      return entry.value
+    var scope: InjectionScope? = self
+    while let candidate = scope {
+      let kept = candidate.lock.withLock { () -> Any? in
+        guard let entry = candidate.filled[key], entry.owner === object else { return nil }
+        return entry.value
+      }
+      if let kept { return kept }
+      scope = candidate.liveParent
     }
+    return nil
   }
 
   /// Keeps `value`, which a fill created from this scope's overrides, for `object`'s property until the
@@ -202,12 +252,26 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   @usableFromInline
   func keepFilledValue(_ value: Any, of object: AnyObject, slot: InjectionSlot) -> Any {
     let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
-    return lock.withLock {
+    var released: [Any] = []  // values of dead instances, released after the lock (a deinit may read)
+    let kept = lock.withLock { () -> Any in
       if let entry = filled[key], entry.owner === object { return entry.value }
+      // An ended scope keeps nothing (`end()` cleared `filled` after marking it ended, under this lock).
+      guard isLive.load(ordering: .acquiring) else { return value }
       // An entry whose owner died belongs to an earlier object at the same address: replace it.
-      filled[key] = FilledValue(owner: object, value: value)
+      if let replaced = filled.updateValue(FilledValue(owner: object, value: value), forKey: key) {
+        released.append(replaced.value)
+      }
+      if filled.count >= purgeThreshold {
+        // Drop the values of instances that died, so a long scope does not keep one per instance it met.
+        let dead = filled.filter { $0.value.owner == nil }
+        for key in dead.keys { filled[key] = nil }
+        released.append(dead)
+        purgeThreshold = max(64, filled.count * 2)
+      }
       return value
     }
+    _ = released
+    return kept
   }
 }
 

@@ -42,7 +42,7 @@ public final class ScopedState<Value: Sendable>: Sendable {
   /// saw, on the scope's first change) when it runs inside one, otherwise the process's.
   @discardableResult
   public func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    if InjectionScope.anyActive, let scope = InjectionScope.current {
+    if InjectionScope.anyActive || InjectionScope.entered != nil, let scope = InjectionScope.forChanges {
       return try scope.updateState(of: self, startingFrom: { self.value }, body)
     }
     defer { changes.add(1, ordering: .releasing) }

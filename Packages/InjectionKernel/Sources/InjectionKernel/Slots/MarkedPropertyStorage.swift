@@ -118,6 +118,9 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   @inline(never)
   func answer(for object: AnyObject, slot: InjectionSlot, in scope: InjectionScope) -> Value {
     let (injection, fromScope) = scope.injection(for: slot)
+    // A fill running in this task (a factory reading this property) depends on the scope then: its
+    // value must stay in the scope rather than reach the instance (see the `.fill` case below).
+    if fromScope { scope.dependencyReads.add(1, ordering: .relaxed) }
     let original = OriginalAccessor<Value>(slot: slot)
     switch injection.map({ unsafeDowncast($0, to: PropertyInjection<Value>.self).read }) ?? .original {
     case .original:
@@ -130,7 +133,10 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
       return read(object, through: getter, original: original)
     case .fill(let factory, let once):
       if let stored = storedValue { return stored }
-      if let kept = scope.filledValue(of: object, slot: slot) as? Value { return kept }
+      if let kept = scope.filledValue(of: object, slot: slot) as? Value {
+        scope.dependencyReads.add(1, ordering: .relaxed)  // a value built inside the scope, as above
+        return kept
+      }
       guard fromScope || !once || state.load(ordering: .acquiring) & Self.filledFlag == 0 else {
         return original.get(nil)
       }

@@ -1,0 +1,284 @@
+import Foundation
+import InjectPlugin
+import InjectionKernel
+import InjectionTesting
+import LazyPlugin
+import TestSupport
+import Testing
+
+// Regression tests from an adversarial review of override scopes. Each test has its own fixture classes
+// (tests run in parallel, and the process's injections below are selected by declaring class).
+
+private final class Token: Sendable {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+}
+
+// MARK: A process fill that reads the scope's overrides
+
+private final class DerivedCache: Sendable {
+  let tokenID: Int
+  init(_ tokenID: Int) { self.tokenID = tokenID }
+}
+
+private final class DerivedHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var token: Token
+  @Lazy var cache: DerivedCache
+}
+
+@Test func aProcessFillThatReadsAnOverriddenPropertyKeepsItsValueInTheScope() throws {
+  try Injection.inject(Token.self).declared(in: DerivedHost.self).value(Token(1))
+  let rules = InjectionRules()
+  rules.lazy(DerivedCache.self).declared(in: DerivedHost.self).create { target in
+    DerivedCache(unsafeDowncast(target, to: DerivedHost.self).token.id)
+  }
+  try Injection.commit(rules)
+  let host = DerivedHost()
+  try Injection.withOverrides({ lets in
+    try lets.inject(Token.self).declared(in: DerivedHost.self).value(Token(2))
+  }) {
+    #expect(host.cache.tokenID == 2)
+    // A thread outside the scope never sees a value built from the scope's override.
+    let seenByThread = LockedState<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      seenByThread.withLock { $0 = host.cache.tokenID }
+      done.signal()
+    }.start()
+    done.wait()
+    #expect(seenByThread.value == 1)
+  }
+  #expect(host.cache.tokenID == 1)  // the override's value was not stored in the instance
+}
+
+private final class InnerPart: Sendable {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+}
+
+private final class OuterPart: Sendable {
+  let inner: InnerPart
+  init(_ inner: InnerPart) { self.inner = inner }
+}
+
+private final class NestedFillHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var inner: InnerPart
+  @Lazy var outer: OuterPart
+}
+
+@Test func aProcessFillThatReadsALazyValueTheScopeKeepsKeepsItsValueInTheScope() throws {
+  let rules = InjectionRules()
+  rules.lazy(InnerPart.self).declared(in: NestedFillHost.self).create { _ in InnerPart(1) }
+  rules.lazy(OuterPart.self).declared(in: NestedFillHost.self).create { target in
+    OuterPart(unsafeDowncast(target, to: NestedFillHost.self).inner)
+  }
+  try Injection.commit(rules)
+  let host = NestedFillHost()
+  try Injection.withOverrides({ lets in
+    lets.lazy(InnerPart.self).declared(in: NestedFillHost.self).create { _ in InnerPart(2) }
+  }) {
+    #expect(host.outer.inner.id == 2)
+    #expect(host.outer.inner === host.inner)
+  }
+  #expect(host.inner.id == 1)
+  #expect(host.outer.inner.id == 1)  // the scope's InnerPart did not reach the instance through `outer`
+}
+
+// MARK: Nested scopes and the values a scope keeps
+
+private final class KeptCache: Sendable {}
+
+private final class NestedKeepHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var cache: KeptCache
+}
+
+@Test func aNestedScopeSeesTheValueItsParentKept() throws {
+  let host = NestedKeepHost()
+  try Injection.withOverrides({ lets in
+    lets.lazy(KeptCache.self).declared(in: NestedKeepHost.self).create { _ in KeptCache() }
+  }) {
+    let outer = host.cache
+    Injection.withIsolatedInjections {
+      #expect(host.cache === outer)  // a lazy value is created once, not again in a nested scope
+    }
+    #expect(host.cache === outer)
+  }
+}
+
+// MARK: Tasks that outlive their scope
+
+private final class OutlivingHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var first: Token?
+  @Inject var second: Token?
+}
+
+@Test func aTaskOutlivingItsParentScopeNoLongerSeesThatScopesOverrides() async throws {
+  let gate = AsyncStream<Void>.makeStream()
+  let entered = AsyncStream<Void>.makeStream()
+  let child = try await Injection.withOverrides({ lets in
+    try lets.inject(Token?.self).declared(in: OutlivingHost.self).named("first").value(Token(1))
+  }) {
+    #expect(OutlivingHost().first?.id == 1)
+    let task = Task {
+      try await Injection.withOverrides({ lets in
+        try lets.inject(Token?.self).declared(in: OutlivingHost.self).named("second").value(Token(2))
+      }) {
+        #expect(OutlivingHost().first?.id == 1)  // inside both scopes
+        entered.continuation.yield(())
+        for await _ in gate.stream { break }  // the parent scope has ended by now
+        return (OutlivingHost().first?.id, OutlivingHost().second?.id)
+      }
+    }
+    for await _ in entered.stream { break }  // the task's scope began inside this one
+    return task
+  }
+  gate.continuation.yield(())
+  gate.continuation.finish()
+  let (first, second) = try await child.value
+  #expect(first == nil)  // the ended parent's override no longer applies
+  #expect(second == 2)
+  #expect(OutlivingHost().first == nil)
+}
+
+private final class LateCommitHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var token: Token?
+}
+
+@Test func aCommitFromATaskWhoseScopeEndedDoesNotReachTheProcess() async throws {
+  let gate = AsyncStream<Void>.makeStream()
+  let late = Injection.withIsolatedInjections {
+    Task {
+      for await _ in gate.stream { break }  // the scope has ended by now
+      try Injection.inject(Token?.self).declared(in: LateCommitHost.self).value(Token(3))
+    }
+  }
+  gate.continuation.yield(())
+  gate.continuation.finish()
+  try await late.value
+  #expect(LateCommitHost().token == nil)  // a test's late commit does not leak into the process
+}
+
+private final class Payload: Sendable {
+  let live: Counter
+  init(_ live: Counter) {
+    self.live = live
+    live.increment()
+  }
+  deinit { live.decrement() }
+}
+
+private final class PayloadHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var payload: Payload?
+}
+
+@Test func anEndedScopeReleasesItsOverridesWhileATaskCreatedInsideStillRuns() async throws {
+  let live = Counter()
+  let gate = AsyncStream<Void>.makeStream()
+  let task = try Injection.withOverrides({ lets in
+    try lets.inject(Payload?.self).declared(in: PayloadHost.self).value(Payload(live))
+  }) {
+    #expect(PayloadHost().payload != nil)
+    return Task { for await _ in gate.stream { break } }
+  }
+  #expect(live.count == 0)  // the task still holds the ended scope, which keeps nothing
+  gate.continuation.yield(())
+  gate.continuation.finish()
+  await task.value
+}
+
+// MARK: Scoped state
+
+@Test func updatingOneScopedStateFromAnotherOnesUpdateInsideAScopeDoesNotDeadlock() {
+  let first = ScopedState<Int>(0)
+  let second = ScopedState<Int>(0)
+  let finished = DispatchSemaphore(value: 0)
+  let seen = LockedState<(Int, Int)>((0, 0))
+  Thread {
+    Injection.withIsolatedInjections {
+      first.update { value in
+        value =
+          second.update {
+            $0 = 1; return 1
+          } + 1
+      }
+      seen.withLock { $0 = (first.value, second.value) }
+    }
+    finished.signal()
+  }.start()
+  // On failure the thread stays blocked; the test reports it rather than hanging.
+  #expect(finished.wait(timeout: .now() + 20) == .success)
+  #expect(seen.value == (2, 1))
+  #expect(first.value == 0)
+  #expect(second.value == 0)
+}
+
+// MARK: A slot first met outside the scope
+
+private final class LateSlotHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var count: Int?
+}
+
+@Test func aScopesRuleAppliesToASlotFirstCreatedByATaskOutsideIt() throws {
+  let enabled = ScopedState<Bool>(false)
+  try Injection.withIsolatedInjections {
+    enabled.update { $0 = true }
+    // A third-party plugin's builder that consults its own ScopedState, as Lazy's does.
+    let rules = InjectionRules()
+    rules.add(to: PropertySelection(plugin: InjectPlugin.id).declared(in: LateSlotHost.self)) { _ in
+      enabled.value ? PropertyInjection<Int?>(read: .value(5), summary: "five") : nil
+    }
+    try Injection.commit(rules)
+    // The property's slot is created by a thread outside the scope.
+    let seenByThread = LockedState<Int?>(-1)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      seenByThread.withLock { $0 = LateSlotHost().count }
+      done.signal()
+    }.start()
+    done.wait()
+    #expect(seenByThread.value == nil)
+    #expect(LateSlotHost().count == 5)
+  }
+  #expect(LateSlotHost().count == nil)
+}
+
+// MARK: Memory a scope keeps
+
+private final class KeptValue: Sendable {
+  let live: Counter
+  init(_ live: Counter) {
+    self.live = live
+    live.increment()
+  }
+  deinit { live.decrement() }
+}
+
+private final class KeptValueHost {
+  @Lazy var value: KeptValue
+}
+
+/// Takes the memory a freed host leaves, so that the next host has an address of its own.
+private final class Spacer {
+  var words: (Int, Int) = (0, 0)
+}
+
+@Test func aScopeReleasesTheValuesItKeptForInstancesThatDied() throws {
+  let live = Counter()
+  try Injection.withOverrides({ lets in
+    lets.lazy(KeptValue.self).declared(in: KeptValueHost.self).create { _ in KeptValue(live) }
+  }) {
+    var spacers: [Spacer] = []
+    for _ in 0..<2_000 {
+      do {
+        let host = KeptValueHost()
+        _ = host.value
+      }
+      spacers.append(Spacer())
+      spacers.append(Spacer())
+    }
+    #expect(live.count < 200)  // not one value per instance that ever lived in the scope
+    let host = KeptValueHost()
+    #expect(host.value === host.value)
+  }
+  #expect(live.count == 0)
+}
