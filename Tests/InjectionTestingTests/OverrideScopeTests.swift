@@ -15,9 +15,12 @@ private final class Service: Sendable {
   init(_ id: Int) { self.id = id }
 }
 
-private final class ManyTasksCache: Sendable {
+// LazyConstructible: another test plans `injectLazy()` for the whole process and expects its own fixture
+// to be the only one nothing can build (the factory below is registered only once this test runs).
+private final class ManyTasksCache: LazyConstructible, Sendable {
   let id: Int
   init(_ id: Int) { self.id = id }
+  convenience init() { self.init(-2) }
 }
 
 private final class ManyTasksHost: @unchecked Sendable {  // marked properties are atomic

@@ -1,4 +1,5 @@
 import Foundation
+import ImperativePlugin
 import InjectPlugin
 import InjectionKernel
 import InjectionTesting
@@ -16,9 +17,13 @@ private final class Token: Sendable {
 
 // MARK: A process fill that reads the scope's overrides
 
-private final class DerivedCache: Sendable {
+// The `@Lazy` value types are LazyConstructible: another test plans `injectLazy()` for the whole
+// process and expects its own fixture to be the only one nothing can build.
+
+private final class DerivedCache: LazyConstructible, Sendable {
   let tokenID: Int
   init(_ tokenID: Int) { self.tokenID = tokenID }
+  convenience init() { self.init(0) }
 }
 
 private final class DerivedHost: @unchecked Sendable {  // marked properties are atomic
@@ -51,14 +56,16 @@ private final class DerivedHost: @unchecked Sendable {  // marked properties are
   #expect(host.cache.tokenID == 1)  // the override's value was not stored in the instance
 }
 
-private final class InnerPart: Sendable {
+private final class InnerPart: LazyConstructible, Sendable {
   let id: Int
   init(_ id: Int) { self.id = id }
+  convenience init() { self.init(0) }
 }
 
-private final class OuterPart: Sendable {
+private final class OuterPart: LazyConstructible, Sendable {
   let inner: InnerPart
   init(_ inner: InnerPart) { self.inner = inner }
+  convenience init() { self.init(InnerPart()) }
 }
 
 private final class NestedFillHost: @unchecked Sendable {  // marked properties are atomic
@@ -86,7 +93,7 @@ private final class NestedFillHost: @unchecked Sendable {  // marked properties 
 
 // MARK: Nested scopes and the values a scope keeps
 
-private final class KeptCache: Sendable {}
+private final class KeptCache: LazyConstructible, Sendable {}
 
 private final class NestedKeepHost: @unchecked Sendable {  // marked properties are atomic
   @Lazy var cache: KeptCache
@@ -244,12 +251,13 @@ private final class LateSlotHost: @unchecked Sendable {  // marked properties ar
 
 // MARK: Memory a scope keeps
 
-private final class KeptValue: Sendable {
+private final class KeptValue: LazyConstructible, Sendable {
   let live: Counter
   init(_ live: Counter) {
     self.live = live
     live.increment()
   }
+  convenience init() { self.init(Counter()) }
   deinit { live.decrement() }
 }
 
@@ -281,4 +289,89 @@ private final class Spacer {
     #expect(host.value === host.value)
   }
   #expect(live.count == 0)
+}
+
+// MARK: Writes inside a scope
+
+private final class Parser: LazyConstructible, Sendable {}
+
+private final class WriteHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var parser: Parser?
+  @Lazy var onceParser: Parser?
+}
+
+@Test func settingNilInsideAScopeDropsTheValueTheScopeKept() throws {
+  let host = WriteHost()
+  try Injection.withOverrides({ lets in
+    lets.lazy(Parser?.self).declared(in: WriteHost.self).named("parser").create { _ in Parser() }
+    lets.lazy(Parser?.self).declared(in: WriteHost.self).named("onceParser").create { _ in Parser() }
+    lets.lazy(Parser?.self).declared(in: WriteHost.self).named("onceParser").once()
+  }) {
+    let first = host.parser
+    #expect(first != nil)
+    host.parser = nil
+    let second = host.parser
+    #expect(second != nil)
+    #expect(second !== first)  // created again, as outside scopes: not the value set to nil
+    #expect(host.onceParser != nil)
+    host.onceParser = nil
+    #expect(host.onceParser == nil)  // "once": after being set to nil it stays nil
+  }
+}
+
+// MARK: Imperative checks inside a scope
+
+private struct ScopedCount: Sendable {
+  let value: Int
+}
+
+private struct RejectedCount: Sendable {
+  let value: Int
+}
+
+private final class GenericScopedHost<Element> {
+  @Inject var count: ScopedCount
+  @Inject var rejected: RejectedCount
+}
+
+@Test func anImperativeCheckInsideAScopeJudgesGenericClassesByTheScopesRules() throws {
+  try Injection.inject(RejectedCount.self).value(RejectedCount(value: 0))
+  try Injection.withIsolatedInjections {
+    try Injection.rejectAllInjections()
+    try Injection.inject(ScopedCount.self).value(ScopedCount(value: 1))
+    let dry = try Injection.imperativeDryRun { lets in lets.checkCompleteness(inModules: "InjectionTestingTests") }
+    #expect(!dry.missing.contains { $0.contains("GenericScopedHost.count") })  // injected in the scope
+    #expect(dry.missing.contains { $0.contains("GenericScopedHost.rejected") })  // rejected in the scope
+  }
+  let dry = try Injection.imperativeDryRun { lets in lets.checkCompleteness(inModules: "InjectionTestingTests") }
+  #expect(dry.missing.contains { $0.contains("GenericScopedHost.count") })
+  #expect(!dry.missing.contains { $0.contains("GenericScopedHost.rejected") })
+}
+
+// MARK: Optional values
+
+@Test func anOptionalScopedStateReadsTheProcessValueInAScopeThatDidNotChangeIt() {
+  let state = ScopedState<Int?>(5)
+  Injection.withIsolatedInjections {
+    #expect(state.value == 5)
+    #expect(!state.isOverriddenForCurrentTask)
+    state.update { $0 = $0.map { $0 + 1 } }  // the scope's copy starts from what the task saw
+    #expect(state.value == 6)
+  }
+  #expect(state.value == 5)
+}
+
+private final class OptionalLazyHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var parser: Parser?
+}
+
+@Test func anOptionalLazyPropertyOverriddenInAScopeReadsTheScopesValue() throws {
+  let host = OptionalLazyHost()
+  try Injection.withOverrides({ lets in
+    lets.lazy(Parser?.self).declared(in: OptionalLazyHost.self).create { _ in Parser() }
+  }) {
+    #expect(host.parser != nil)
+    #expect(host.parser === host.parser)
+  }
+  #expect(host.parser == nil)
 }

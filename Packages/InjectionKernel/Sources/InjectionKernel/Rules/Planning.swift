@@ -97,7 +97,7 @@ extension Injection {
     var perSpecialization: [GenericPropertyDeclaration] = []
     if isListed != nil {
       for declaration in PropertyCatalog.shared.genericDeclarations() {
-        switch decide(declaration, changes: rules.changes, log: log) {
+        switch decide(declaration, changes: rules.changes, log: log, scope: scope) {
         case .injected: break
         case .empty: emptyGeneric.append(declaration)
         case .perSpecialization: perSpecialization.append(declaration)
@@ -119,7 +119,8 @@ extension Injection {
   /// The newest rule that selects `declaration` decides: a rule by type, name and plugin alone can be
   /// judged without a specialization; one that names classes or filters cannot.
   private static func decide(
-    _ declaration: GenericPropertyDeclaration, changes: [InjectionRules.Change], log: RuleLog
+    _ declaration: GenericPropertyDeclaration, changes: [InjectionRules.Change], log: RuleLog,
+    scope: InjectionScope?
   ) -> GenericDecision {
     guard let valueType = declaration.valueType, let plugin = declaration.plugin else { return .perSpecialization }
     func decide(_ selection: PropertySelection, injectionType: Any.Type?, rejects: Bool) -> GenericDecision? {
@@ -144,6 +145,8 @@ extension Injection {
       }
       if let decision { return decision }
     }
+    // Inside an override scope, its rules (and its enclosing scopes') come before the process's.
+    if let decided = scope?.newestDecision({ decide($0, injectionType: $1, rejects: $2) }) { return decided }
     return log.newestDecision { selection, injectionType, rejects in
       decide(selection, injectionType: injectionType, rejects: rejects)
     } ?? .empty

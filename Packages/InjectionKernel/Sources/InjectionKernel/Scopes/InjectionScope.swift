@@ -79,7 +79,8 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   private struct FilledValue {
     weak var owner: AnyObject?
-    let value: Any
+    /// `nil` once a write inside the scope emptied the property since (a "once" fill does not run again).
+    let value: Any?
   }
 
   private init(parent: InjectionScope?) {
@@ -130,7 +131,8 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     let id = ObjectIdentifier(state)
     var scope: InjectionScope? = self
     while let candidate = scope {
-      if let value = candidate.lock.withLock({ candidate.states[id] }) as? Value {
+      // Unwrap the dictionary's optional before casting: `nil as Any?` casts to any optional `Value`.
+      if let copy = candidate.lock.withLock({ candidate.states[id] }), let value = copy as? Value {
         dependencyReads.add(1, ordering: .relaxed)
         return value
       }
@@ -151,7 +153,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       return created
     }
     return try updateLock.withLock {
-      var copy = lock.withLock { states[id] as? Value } ?? seen()
+      var copy = lock.withLock { states[id].flatMap { $0 as? Value } } ?? seen()
       let result = try body(&copy)
       lock.withLock { states[id] = copy }
       return result
@@ -195,6 +197,17 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     return log.injection(for: property)
   }
 
+  /// The first non-nil answer of `decide` over the rules of this scope and its enclosing ones, newest
+  /// first (commit lock held; for planning generic classes' properties inside the scope).
+  func newestDecision<Decision>(_ decide: (PropertySelection, Any.Type?, Bool) -> Decision?) -> Decision? {
+    var scope: InjectionScope? = liveSelfOrParent
+    while let candidate = scope {
+      if let decided = candidate.rulesLock.withLock({ candidate.rules.newestDecision(decide) }) { return decided }
+      scope = candidate.liveParent
+    }
+    return nil
+  }
+
   /// What this scope's own rules decide for `property`, evaluated as a task inside this scope would:
   /// plugins' builders may consult their ``ScopedState``s, and the thread asking (one creating a slot,
   /// or a task of a nested scope) may see other copies of them, or none.
@@ -230,20 +243,40 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   // MARK: Filled values
 
-  /// The value a fill inside this scope or an enclosing one created for `object`'s property, if any.
+  /// What fills inside this scope or an enclosing one kept for `object`'s property: `.some(value)`,
+  /// `.some(nil)` when a write inside the scope emptied the property since, `nil` when none filled it.
   @usableFromInline
-  func filledValue(of object: AnyObject, slot: InjectionSlot) -> Any? {
+  func filledValue(of object: AnyObject, slot: InjectionSlot) -> Any?? {
     let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
     var scope: InjectionScope? = self
     while let candidate = scope {
-      let kept = candidate.lock.withLock { () -> Any? in
+      let kept = candidate.lock.withLock { () -> Any?? in
         guard let entry = candidate.filled[key], entry.owner === object else { return nil }
-        return entry.value
+        return .some(entry.value)
       }
       if let kept { return kept }
       scope = candidate.liveParent
     }
     return nil
+  }
+
+  /// Forgets the values fills inside this scope and its enclosing ones kept for `object`'s property, after
+  /// a write to it from inside the scope: the instance's storage decides again, as outside scopes (an
+  /// optional set to `nil` is filled again, or stays `nil` for a "once" fill).
+  @usableFromInline
+  func forgetFilledValue(of object: AnyObject, slot: InjectionSlot) {
+    let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
+    var released: [Any] = []  // released after the locks: a deinit may read properties
+    var scope: InjectionScope? = self
+    while let candidate = scope {
+      candidate.lock.withLock {
+        guard let entry = candidate.filled[key], entry.owner === object, let value = entry.value else { return }
+        candidate.filled[key] = FilledValue(owner: object, value: nil)
+        released.append(value)
+      }
+      scope = candidate.liveParent
+    }
+    _ = released
   }
 
   /// Keeps `value`, which a fill created from this scope's overrides, for `object`'s property until the
@@ -254,12 +287,12 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
     var released: [Any] = []  // values of dead instances, released after the lock (a deinit may read)
     let kept = lock.withLock { () -> Any in
-      if let entry = filled[key], entry.owner === object { return entry.value }
+      if let entry = filled[key], entry.owner === object, let kept = entry.value { return kept }
       // An ended scope keeps nothing (`end()` cleared `filled` after marking it ended, under this lock).
       guard isLive.load(ordering: .acquiring) else { return value }
       // An entry whose owner died belongs to an earlier object at the same address: replace it.
       if let replaced = filled.updateValue(FilledValue(owner: object, value: value), forKey: key) {
-        released.append(replaced.value)
+        released.append(replaced)
       }
       if filled.count >= purgeThreshold {
         // Drop the values of instances that died, so a long scope does not keep one per instance it met.

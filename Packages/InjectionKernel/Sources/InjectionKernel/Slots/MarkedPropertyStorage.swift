@@ -133,11 +133,15 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
       return read(object, through: getter, original: original)
     case .fill(let factory, let once):
       if let stored = storedValue { return stored }
-      if let kept = scope.filledValue(of: object, slot: slot) as? Value {
+      let kept = scope.filledValue(of: object, slot: slot)
+      // Matched as `Any` before the cast: `nil as Any?` would cast to an optional `Value`.
+      if case .some(.some(let value)) = kept, let kept = value as? Value {
         scope.dependencyReads.add(1, ordering: .relaxed)  // a value built inside the scope, as above
         return kept
       }
-      guard fromScope || !once || state.load(ordering: .acquiring) & Self.filledFlag == 0 else {
+      // A "once" fill the scope ran, emptied by a write since, stays empty; as does the instance's.
+      guard !(once && kept != nil), fromScope || !once || state.load(ordering: .acquiring) & Self.filledFlag == 0
+      else {
         return original.get(nil)
       }
       let readsBefore = scope.dependencyReads.load(ordering: .acquiring)
@@ -189,8 +193,9 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   @inline(never)
   public func write(_ newValue: Value, of object: AnyObject) {
     let slot = slot(of: object)
+    let scope = InjectionScope.anyActive ? InjectionScope.current : nil
     let injection =
-      if InjectionScope.anyActive, let scope = InjectionScope.current {
+      if let scope {
         scope.injection(for: slot).injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
       } else {
         slot.injection(as: Value.self)
@@ -207,6 +212,8 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
       return publishHoldingLock(stored)
     }
     ReadSection.retire(retired)
+    // The instance's storage decides from now on, not a value a fill of the scope kept.
+    scope?.forgetFilledValue(of: object, slot: slot)
   }
 
   // MARK: State (lock held)
