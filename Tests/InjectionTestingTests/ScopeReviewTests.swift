@@ -375,3 +375,35 @@ private final class OptionalLazyHost: @unchecked Sendable {  // marked propertie
   }
   #expect(host.parser == nil)
 }
+
+// MARK: Scopes ending while their tasks commit
+
+private final class EndRaceHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var token: Token?
+}
+
+@Test func scopesEndingWhileTheirTasksCommitLeakNothingToReadersOutside() {
+  let host = EndRaceHost()
+  let leaked = Counter()
+  let pending = Counter()
+  whileWriting(
+    readers: 2,
+    {
+      for round in 1...100 {
+        pending.increment()
+        _ = Injection.withIsolatedInjections {
+          // Runs while or after the scope ends; either way its commit stays in the scope.
+          Task {
+            _ = try? Injection.inject(Token?.self).declared(in: EndRaceHost.self).value(Token(round))
+            _ = host.token
+            pending.decrement()
+          }
+        }
+      }
+      while pending.count > 0 { usleep(100) }
+    },
+    read: { if host.token != nil { leaked.increment() } })
+  #expect(leaked.count == 0)
+  #expect(host.token == nil)
+  #expect(EndRaceHost().token == nil)
+}
