@@ -38,6 +38,19 @@ public enum Injection {
     _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
+    let plan = try applying(rules, listingEmpty: isListed, validate: validate)
+    var firstError: (any Error)?
+    for action in rules.afterCommitActions {
+      do { try action() } catch { firstError = firstError ?? error }
+    }
+    if let firstError { throw firstError }
+    return plan
+  }
+
+  private static func applying(
+    _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
+    validate: (InjectionPlan) throws -> Void
+  ) throws -> InjectionPlan {
     if InjectionScope.anyActive, let scope = InjectionScope.current {
       return try commit(rules, in: scope, listingEmpty: isListed, validate: validate)
     }

@@ -4,10 +4,15 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
   public let valueType: Any.Type
   /// A short description for reports, such as `value Settings` or `getter`.
   public let summary: String
+  /// For the injection the kernel gives a `T?` property from a rule made for `T` (see
+  /// ``PropertySelection/includingOptionals()``), that rule's own injection; `nil` otherwise. Plugins that
+  /// keep something per injection find it through this.
+  public let unwrappedSource: AnyPropertyInjection?
 
-  init(valueType: Any.Type, summary: String) {
+  init(valueType: Any.Type, summary: String, unwrappedSource: AnyPropertyInjection? = nil) {
     self.valueType = valueType
     self.summary = summary
+    self.unwrappedSource = unwrappedSource
   }
 
   /// The same injection for a property declared `Value?` (see ``PropertySelection/includingOptionals()``),
@@ -64,15 +69,22 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
     super.init(valueType: Value.self, summary: summary)
   }
 
+  /// An injection for `Value` made from `source`, the injection of a rule for `Value`'s wrapped type.
+  init(read: Read, summary: String, wrapping source: AnyPropertyInjection) {
+    self.read = read
+    self.write = nil
+    super.init(valueType: Value.self, summary: summary, unwrappedSource: source)
+  }
+
   override func wrappedInOptional() -> AnyPropertyInjection? {
     guard write == nil else { return nil }
     switch read {
-    case .value(let value): return PropertyInjection<Value?>(read: .value(value), summary: summary)
+    case .value(let value): return PropertyInjection<Value?>(read: .value(value), summary: summary, wrapping: self)
     case .shared(let shared):
       // Every `Value?` property reads the one shared value.
-      return PropertyInjection<Value?>(read: .shared(SharedValue { shared.get() }), summary: summary)
+      return PropertyInjection<Value?>(read: .shared(SharedValue { shared.get() }), summary: summary, wrapping: self)
     case .fill(let factory, let once):
-      return PropertyInjection<Value?>(read: .fill({ factory($0) }, once: once), summary: summary)
+      return PropertyInjection<Value?>(read: .fill({ factory($0) }, once: once), summary: summary, wrapping: self)
     case .getter, .original: return nil
     }
   }
