@@ -96,6 +96,7 @@ public struct InjectSelection<Value> {
       }
     }
     replay(batch)
+    reassertNamedBindings(in: batch)
     record(in: batch, replay: replay, undo: Self.rejection(of: selected, typeKeyedType: typeKeyedType), rejects: false,
       includesOptionals: isBinding && reachesOptionals)
     if let afterCommit { batch.afterCommit(afterCommit) }
@@ -109,6 +110,7 @@ public struct InjectSelection<Value> {
     let selected = isBinding ? selection.includingOptionals() : selection
     let rejection = Self.rejection(of: selected, typeKeyedType: selectionValueType)
     rejection(batch)
+    reassertNamedBindings(in: batch)
     record(in: batch, replay: rejection, undo: rejection, rejects: true, includesOptionals: isBinding)
     return rules == nil ? try Injection.commit(batch) : nil
   }
@@ -124,6 +126,13 @@ public struct InjectSelection<Value> {
       binding: isBinding ? BindingKey(type: Value.self, name: bindingName ?? "") : nil)
     let key = key?.including(optionals: includesOptionals)
     batch.onCommit { ContainerState.shared.update { $0.record(entry, for: key) } }
+  }
+
+  /// After a rule for the type alone, records the named bindings of the type again, so that each name
+  /// keeps reading its own binding (``Injection/inject(_:named:)``): names are more specific.
+  private func reassertNamedBindings(in batch: InjectionRules) {
+    guard isTypeOnly else { return }
+    for rule in ContainerState.shared.value.namedBindingRules(of: Value.self) { rule(batch) }
   }
 
   private static func rejection(of selected: PropertySelection, typeKeyedType: Any.Type?)

@@ -33,17 +33,20 @@ extension InjectionRules {
   /// instance on its first read, and on every resolve, as a provider would. Optional properties are left
   /// alone (an unbound `Wheel?` reads `nil`).
   ///
-  /// It is a rule: a binding of such a type committed later wins over it, as rules do; one committed
-  /// earlier by type alone (`inject(Wheel.self)…`) is kept, but a rule that names classes committed
-  /// earlier is shadowed — turn it on at start-up. `rejectAll()` turns it off.
+  /// It is a rule: a binding of such a type committed later wins over it, as rules do; a binding
+  /// committed earlier by type alone (`inject(Wheel.self)…`) is kept, but a rule that names classes
+  /// committed earlier is shadowed — turn it on at start-up. `rejectAll()` turns it off.
   public func constructUnboundTypes() {
-    guard !ContainerState.shared.value.constructsUnboundTypes else { return }
+    let state = ContainerState.shared.value
+    guard !state.constructsUnboundTypes else { return }
+    // Types bound by type alone before now keep their binding. (The builder runs under kernel locks, so
+    // it must not read scoped state itself.)
+    let bound = state.boundTypes
     let selection = PropertySelection(plugin: InjectPlugin.id).filter { property in
       property.valueType is any Constructible.Type
     }
     add(to: selection) { property in
-      guard let type = property.valueType as? any Constructible.Type,
-        !ContainerState.shared.value.hasBinding(for: property.valueType)
+      guard let type = property.valueType as? any Constructible.Type, !bound.contains(ObjectIdentifier(type))
       else { return nil }
       return constructingInjection(type)
     }

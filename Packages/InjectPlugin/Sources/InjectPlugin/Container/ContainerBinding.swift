@@ -16,12 +16,15 @@ enum BindingLifetime: Sendable {
 /// `@Inject` injection (a rule like any other) reads through it, and so does `resolve`, which reaches
 /// it through ``BindingRegistry`` to get typed errors instead of the stop a property read makes.
 final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
-  // `kept` is guarded by its lock; everything else is immutable.
+  // `kept` is guarded by its lock, builds by `building`; everything else is immutable.
   let lifetime: BindingLifetime
   let make: @Sendable (Resolver) throws -> Value
   /// `Module.Service` or `Module.Service named "primary"`, for cycles and stops.
   let display: String
   private let kept = LockedState<Kept>(.none)
+  /// Held while a singleton or weak-shared value is built, so that it is built once; `kept` is only
+  /// locked briefly, so a reentrant resolve on the building thread reaches the cycle check.
+  private let building = LockedState<Void>(())
 
   private enum Kept {
     case none
@@ -37,29 +40,28 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
 
   /// The value for a resolve with `arguments` (used by a singleton's first build only).
   func resolve(arguments: [Any]) throws -> Value {
-    let id = ObjectIdentifier(self)
     switch lifetime {
     case .provider:
       return try build(arguments)
-    case .singleton, .eagerSingleton:
-      if case .value(let value) = kept.withLock({ $0 }) { return value }
-      // Checked before taking the lock: this thread building it already would wait for itself.
-      try ResolutionChain.check(id, named: display)
-      return try kept.withLock { kept in
-        if case .value(let value) = kept { return value }
+    case .singleton, .eagerSingleton, .weakShared:
+      if let value = keptValue() { return value }
+      // Checked before waiting for the build lock: this thread building it already would wait for itself.
+      try ResolutionChain.check(ObjectIdentifier(self), named: display)
+      return try building.withLock { _ in
+        if let value = keptValue() { return value }
         let value = try build(arguments)
-        kept = .value(value)
+        kept.withLock { $0 = lifetime == .weakShared ? .weak(WeakReference(value as AnyObject)) : .value(value) }
         return value
       }
-    case .weakShared:
-      if case .weak(let reference) = kept.withLock({ $0 }), let object = reference.object as? Value { return object }
-      try ResolutionChain.check(id, named: display)
-      return try kept.withLock { kept in
-        if case .weak(let reference) = kept, let object = reference.object as? Value { return object }
-        let value = try build(arguments)
-        kept = .weak(WeakReference(value as AnyObject))
-        return value
-      }
+    }
+  }
+
+  /// The value kept for the binding's lifetime, if there is one now.
+  private func keptValue() -> Value? {
+    switch kept.withLock({ $0 }) {
+    case .none: nil
+    case .value(let value): value
+    case .weak(let reference): reference.object as? Value
     }
   }
 
@@ -73,14 +75,6 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
   }
 
   func resolveAny(arguments: [Any]) throws -> Any { try resolve(arguments: arguments) }
-
-  var isBuilt: Bool {
-    switch kept.withLock({ $0 }) {
-    case .none: false
-    case .value: true
-    case .weak(let reference): reference.object != nil
-    }
-  }
 
   private func build(_ arguments: [Any]) throws -> Value {
     try ResolutionChain.building(ObjectIdentifier(self), named: display) {

@@ -18,11 +18,20 @@ struct ContainerState: Sendable {
   /// The loaded modules, in the order they were added.
   var modules: [any InjectionModule] = []
 
-  /// Whether a binding by type alone (or named) is registered for `type`.
-  func hasBinding(for type: Any.Type) -> Bool { names[ObjectIdentifier(type)]?.isEmpty == false }
+  /// The types that have a binding by type alone (or named).
+  var boundTypes: Set<ObjectIdentifier> { Set(names.keys) }
 
   /// The binding names of `type`, in registration order.
   func bindingNames(of type: Any.Type) -> [String] { names[ObjectIdentifier(type)] ?? [] }
+
+  /// The newest rule of each named binding of `type`, to record again after a rule for the type alone:
+  /// a name stays more specific than the type alone, whichever was committed last.
+  func namedBindingRules(of type: Any.Type) -> [@Sendable (InjectionRules) -> Void] {
+    let id = ObjectIdentifier(type)
+    return rules.filter { key, stack in
+      key.valueType == id && key.classes.isEmpty && !key.names.isEmpty && stack.last?.binding != nil
+    }.compactMap { $0.value.last?.replay }
+  }
 
   /// Records a committed rule.
   mutating func record(_ entry: RuleEntry, for key: RuleKey?) {

@@ -30,7 +30,8 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
       return "Resolving \(chain.first ?? "") needs itself: \(chain.joined(separator: " → ")). Break the cycle "
         + "with a singleton reached through an @Inject property (read lazily) instead of a constructor argument."
     case .notConvertible(let implementation, let boundType):
-      return "Cannot bind \(boundType) to \(implementation): \(implementation) is not a \(boundType)."
+      return "Cannot bind \(boundType) to \(implementation): \(implementation) neither conforms to nor inherits "
+        + "from \(boundType)."
     case .cannotCheckConversion(let implementation, let boundType):
       return "Cannot check that \(implementation) is a \(boundType) without a value: bind it with a closure, "
         + "such as .provider { _ in \(implementation)() }, which the compiler checks."
