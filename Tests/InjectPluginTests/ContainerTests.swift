@@ -312,14 +312,18 @@ private struct Point: Drawable {}
       try Injection.inject(LoopA.self).provider { LoopA(try $0.resolve(LoopB.self)) }
       try Injection.inject(LoopB.self).singleton { LoopB(try $0.resolve(LoopC.self)) }
       try Injection.inject(LoopC.self).provider { LoopC(try $0.resolve(LoopA.self)) }
-      let chain = ["InjectPluginTests.LoopA", "InjectPluginTests.LoopB", "InjectPluginTests.LoopC", "InjectPluginTests.LoopA"]
+      let chain = [
+        "InjectPluginTests.LoopA", "InjectPluginTests.LoopB", "InjectPluginTests.LoopC", "InjectPluginTests.LoopA",
+      ]
       #expect(throws: ResolutionError.cycle(chain)) { try Injection.resolve(LoopA.self) }
       do {
         _ = try Injection.resolve(LoopA.self)
       } catch let error as ResolutionError {
         #expect(error.description.contains("LoopA → InjectPluginTests.LoopB → InjectPluginTests.LoopC → "))
       }
-      try Injection.inject(SelfLoop.self, named: "loop").singleton { SelfLoop(try $0.resolve(SelfLoop.self, named: "loop")) }
+      try Injection.inject(SelfLoop.self, named: "loop").singleton {
+        SelfLoop(try $0.resolve(SelfLoop.self, named: "loop"))
+      }
       #expect(
         throws: ResolutionError.cycle([
           "InjectPluginTests.SelfLoop named \"loop\"", "InjectPluginTests.SelfLoop named \"loop\"",

@@ -97,7 +97,8 @@ public struct InjectSelection<Value> {
     }
     replay(batch)
     reassertNamedBindings(in: batch)
-    record(in: batch, replay: replay, undo: Self.rejection(of: selected, typeKeyedType: typeKeyedType), rejects: false,
+    record(
+      in: batch, replay: replay, undo: Self.rejection(of: selected, typeKeyedType: typeKeyedType), rejects: false,
       includesOptionals: isBinding && reachesOptionals)
     if let afterCommit { batch.afterCommit(afterCommit) }
     return rules == nil ? try Injection.commit(batch) : nil
