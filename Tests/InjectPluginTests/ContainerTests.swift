@@ -110,6 +110,16 @@ private final class LoopB: Sendable { init(_ c: LoopC) {} }
 private final class LoopC: Sendable { init(_ a: LoopA) {} }
 private final class SelfLoop: Sendable { init(_ other: SelfLoop) {} }
 
+/// Singletons whose initializers read each other: a real cycle, found through property reads.
+private final class InitLoopA: @unchecked Sendable {  // marked properties only
+  @Inject var b: InitLoopB
+  init() { _ = b }
+}
+private final class InitLoopB: @unchecked Sendable {  // marked properties only
+  @Inject var a: InitLoopA
+  init() { _ = a }
+}
+
 // MARK: Reads and resolves agree
 
 private struct Theme: Sendable, Equatable { let name: String }
@@ -330,6 +340,16 @@ private struct Point: Drawable {}
         ])
       ) { try Injection.resolve(SelfLoop.self, named: "loop") }
     }
+  }
+
+  @Test func aCycleThroughPropertyReadsInInitializersStopsWithTheChainInsteadOfHanging() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(InitLoopA.self).singleton { _ in InitLoopA() }
+      try Injection.inject(InitLoopB.self).singleton { _ in InitLoopB() }
+      _ = try? Injection.resolve(InitLoopA.self)
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("InjectPluginTests.InitLoopA → InjectPluginTests.InitLoopB → InjectPluginTests.InitLoopA"))
   }
 
   @Test func resolveReturnsWhatAnInjectPropertyOfTheTypeReads() throws {

@@ -38,6 +38,7 @@ do {
     let service = Service(value: 1)
     let benchmarks =
       try readBenchmarks(service: service) + lazyBenchmarks() + swinjectBenchmarks(service: service)
+      + resolveBenchmarks()
       + setupBenchmarks(service: service) + imperativeBenchmarks() + fillBenchmarks(service: service)
     figures = harness.run(benchmarks)
     instances = try measureInstances(harness)

@@ -50,7 +50,8 @@ extension InjectSelection where Value: Sendable {
     let binding = ContainerBinding(lifetime, display: bindingDisplay, make: make)
     let kind = lifetime == .eagerSingleton ? "eager singleton" : "singleton"
     let injection = PropertyInjection<Value>(
-      read: .shared(SharedValue { binding.valueForRead() }), summary: "\(kind) \(Injection.typeName(Value.self))")
+      read: .shared(SharedValue({ binding.valueForRead() }, onReentry: { binding.valueForRead() })),
+      summary: "\(kind) \(Injection.typeName(Value.self))")
     BindingRegistry.register(binding, for: injection)
     return try apply(
       injection, typeKeyed: .shared({ binding.valueForRead() }), reachesOptionals: true,

@@ -82,7 +82,8 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
     case .value(let value): return PropertyInjection<Value?>(read: .value(value), summary: summary, wrapping: self)
     case .shared(let shared):
       // Every `Value?` property reads the one shared value.
-      return PropertyInjection<Value?>(read: .shared(SharedValue { shared.get() }), summary: summary, wrapping: self)
+      return PropertyInjection<Value?>(
+        read: .shared(SharedValue({ shared.get() }, onReentry: { shared.get() })), summary: summary, wrapping: self)
     case .fill(let factory, let once):
       return PropertyInjection<Value?>(read: .fill({ factory($0) }, once: once), summary: summary, wrapping: self)
     case .getter, .original: return nil
