@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "LazyPlugin", targets: ["LazyPlugin"]),
     .library(name: "ImperativePlugin", targets: ["ImperativePlugin"]),
     .library(name: "ForcePlugin", targets: ["ForcePlugin"]),
+    .library(name: "InjectionTesting", targets: ["InjectionTesting"]),
   ],
   targets: [
     .target(
@@ -25,6 +26,14 @@ let package = Package(
       name: "ImperativePlugin", dependencies: ["InjectionKernel"],
       path: "Packages/ImperativePlugin/Sources/ImperativePlugin"),
     .target(name: "ForcePlugin", dependencies: ["InjectionKernel"], path: "Packages/ForcePlugin/Sources/ForcePlugin"),
+    // Test overrides for every plugin: Swift Testing traits over the kernel's override scopes.
+    .target(
+      name: "InjectionTesting", dependencies: ["InjectionKernel"],
+      path: "Packages/InjectionTesting/Sources/InjectionTesting"),
+    .testTarget(
+      name: "InjectionTestingTests",
+      dependencies: ["InjectionTesting", "InjectPlugin", "LazyPlugin", "ImperativePlugin", "TestSupport"],
+      path: "Tests/InjectionTestingTests"),
     .testTarget(
       name: "ForcePluginTests", dependencies: ["ForcePlugin", "InjectPlugin", "ImperativePlugin", "TestSupport"],
       path: "Tests/ForcePluginTests"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails unless every ```swift block of every product README appears, line for line (indentation
+"""Fails unless every ```swift block of every product README (and of the root README) appears, line for line (indentation
 ignored), in that product's Tests/<Product>Tests/ReadmeExamples.swift, which the test build compiles.
 So README examples cannot rot."""
 import pathlib
@@ -22,6 +22,16 @@ for readme in sorted(root.glob("Packages/*/README.md")):
         found = any(compiled[i:i + len(lines)] == lines for i in range(len(compiled) - len(lines) + 1))
         if not found:
             failures.append(f"{readme}: this example is not in {examples.name}:\n{block}")
+# The root README's examples may come from any product's ReadmeExamples.swift.
+all_compiled = []
+for examples in sorted(root.glob("Tests/*Tests/ReadmeExamples.swift")):
+    all_compiled += [re.sub(r"\bprivate ", "", line.strip()) for line in examples.read_text().splitlines()]
+# A root example may join declarations and statements, so each of its paragraphs must appear.
+for block in re.findall(r"```swift\n(.*?)```", (root / "README.md").read_text(), re.S):
+    for paragraph in block.strip("\n").split("\n\n"):
+        lines = [line.strip() for line in paragraph.strip("\n").splitlines()]
+        if not any(all_compiled[i:i + len(lines)] == lines for i in range(len(all_compiled) - len(lines) + 1)):
+            failures.append(f"README.md: this example is not in any Tests/*/ReadmeExamples.swift:\n{paragraph}")
 for failure in failures:
     print(failure, file=sys.stderr)
 sys.exit(1 if failures else 0)

@@ -59,3 +59,11 @@ public final class LazyHost {
 
 /// `@Lazy` for files that also import swift-dependencies (which has a `Lazy` of its own).
 typealias LazyWrapper<Value> = Lazy<Value>
+
+/// A host no benchmark reads: the override scopes of the scope figures select it, so that a scope is
+/// active without touching the properties being read.
+public final class UnreadOverrideHost {
+  @Inject var service: Service?
+  /// An empty host.
+  public init() {}
+}

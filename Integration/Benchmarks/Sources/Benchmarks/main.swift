@@ -37,8 +37,8 @@ do {
     // The registry: every figure of the run, in table order. A plugin adds its list here.
     let service = Service(value: 1)
     let benchmarks =
-      try readBenchmarks(service: service) + lazyBenchmarks() + swinjectBenchmarks(service: service)
-      + resolveBenchmarks()
+      try readBenchmarks(service: service) + overrideReadBenchmarks(service: service) + lazyBenchmarks()
+      + swinjectBenchmarks(service: service) + resolveBenchmarks()
       + setupBenchmarks(service: service) + imperativeBenchmarks() + fillBenchmarks(service: service)
     figures = harness.run(benchmarks)
     instances = try measureInstances(harness)

@@ -65,14 +65,11 @@ public final class ForceInjector: Sendable {
     case reject(@Sendable (ForceProperty) -> Bool)
   }
 
-  /// The rules, and per filled class the non-skip decisions for its fields under these rules.
-  struct State {
-    var entries: [Entry] = []
-    var generation = 0
-    var plans: [ObjectIdentifier: (generation: Int, fields: [(FillableField, ForceDecision)])] = [:]
-  }
-
-  private let state = LockedState(State())
+  /// The rules, oldest first: a ``ScopedState``, so rules added inside an override scope
+  /// (`Injection.withOverrides`, InjectionTesting's traits) apply to fills in that scope only.
+  private let entries = ScopedState<[Entry]>([])
+  /// Per filled class, the non-skip decisions for its fields under the process's rules of one version.
+  private let plans = LockedState<[ObjectIdentifier: (version: Int, fields: [(FillableField, ForceDecision)])]>([:])
 
   /// An injector with no rules.
   public init() {}
@@ -114,17 +111,14 @@ public final class ForceInjector: Sendable {
 
   /// Removes every rule: fills write nothing until the next `forceInject`.
   public func forceRejectAll() {
-    state.withLock { state in
-      state.entries.removeAll()
-      state.generation += 1
-      state.plans.removeAll()
-    }
+    entries.update { $0.removeAll() }
+    plans.withLock { $0.removeAll() }  // cached decisions hold the rules' values
   }
 
   /// The decision the rules give `property` now (``ForceDecision/skip`` when none decides it).
   public func decision(for property: ForceProperty) -> ForceDecision {
     guard property.isMutable, !property.isMarked else { return .skip }
-    return Self.decision(for: property, entries: state.withLock { $0.entries })
+    return Self.decision(for: property, entries: entries.value)
   }
 
   /// Builds a rule and, for a scoped one, asks it about the scope classes' fields now.
@@ -142,11 +136,8 @@ public final class ForceInjector: Sendable {
   }
 
   func install(_ entry: Entry) {
-    state.withLock { state in
-      state.entries.append(entry)
-      state.generation += 1
-      state.plans.removeAll()
-    }
+    entries.update { $0.append(entry) }
+    plans.withLock { $0.removeAll() }
   }
 
   private static func isOffered(_ property: ForceProperty) -> Bool { property.isMutable && !property.isMarked }
@@ -242,21 +233,25 @@ public final class ForceInjector: Sendable {
     }
   }
 
-  /// The fields of `cls` some rule decides, with their decisions; cached per class until the rules change.
+  /// The fields of `cls` some rule decides, with their decisions; cached per class until the process's
+  /// rules change (never cached inside a scope that changed them).
   private func plan(for cls: AnyClass) -> [(FillableField, ForceDecision)] {
+    if entries.isOverriddenForCurrentTask { return plan(for: cls, entries: entries.value) }
     let id = ObjectIdentifier(cls)
-    let (entries, generation, cached) = state.withLock { state in
-      (state.entries, state.generation, state.plans[id])
+    let version = entries.processVersion
+    if let cached = plans.withLock({ $0[id] }), cached.version == version { return cached.fields }
+    let fields = plan(for: cls, entries: entries.value)
+    plans.withLock { plans in
+      if entries.processVersion == version { plans[id] = (version, fields) }
     }
-    if let cached, cached.generation == generation { return cached.fields }
-    let fields = ClassLayouts.shared.fields(of: cls).compactMap { field -> (FillableField, ForceDecision)? in
+    return fields
+  }
+
+  private func plan(for cls: AnyClass, entries: [Entry]) -> [(FillableField, ForceDecision)] {
+    ClassLayouts.shared.fields(of: cls).compactMap { field -> (FillableField, ForceDecision)? in
       guard Self.isOffered(field.property) else { return nil }
       let decision = Self.decision(for: field.property, entries: entries)
       return decision.isSkip ? nil : (field, decision)
     }
-    state.withLock { state in
-      if state.generation == generation { state.plans[id] = (generation, fields) }
-    }
-    return fields
   }
 }

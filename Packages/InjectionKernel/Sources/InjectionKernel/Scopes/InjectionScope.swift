@@ -30,7 +30,12 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   let parent: InjectionScope?
   private let isLive = Atomic<Bool>(true)
+  /// Guards `states`, `decisions`, `overriddenSlots` and `filled`; never held while plugin code runs.
   private let lock = KernelLock()
+  /// Guards `rules`, whose evaluation runs plugins' builders (which may read ``ScopedState``s).
+  private let rulesLock = KernelLock()
+  /// Serializes changes of the scope's state copies (their `update` closures run under it).
+  private let updateLock = KernelLock()
   /// The scope's own copies of plugin states, by ``ScopedState`` identity.
   private var states: [ObjectIdentifier: Any] = [:]
   /// Reads of a state copy held by this scope or its parents, from tasks inside this scope; a fill whose
@@ -40,6 +45,8 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   let rules = RuleLog(overlay: true)
   /// What the scope's rules decide for each slot (`.some(nil)`: rejected), by slot identity.
   private var decisions: [ObjectIdentifier: AnyPropertyInjection??] = [:]
+  /// Counts commits into the scope, so that a decision computed across one is not cached.
+  private var decisionsVersion = 0
   /// The slots whose fast path this scope switched off.
   private var overriddenSlots: [InjectionSlot] = []
   /// Values that fills created inside the scope from its overrides, per instance and slot.
@@ -108,11 +115,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     of state: ScopedState<Value>, startingFrom seen: () -> Value, _ body: (inout Value) throws -> Result
   ) rethrows -> Result {
     let id = ObjectIdentifier(state)
-    let start = lock.withLock { states[id] as? Value } ?? seen()
-    return try lock.withLock {
-      var copy = states[id] as? Value ?? start
+    return try updateLock.withLock {
+      var copy = lock.withLock { states[id] as? Value } ?? seen()
       let result = try body(&copy)
-      states[id] = copy
+      lock.withLock { states[id] = copy }
       return result
     }
   }
@@ -134,9 +140,11 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// This scope's own decision for `slot`: `nil` when none of its rules selects it.
   private func decision(for slot: InjectionSlot) -> AnyPropertyInjection?? {
     let id = ObjectIdentifier(slot)
-    if let cached = lock.withLock({ decisions[id] }) { return cached }
-    let decided = lock.withLock { rules.decision(for: slot.property) }
-    lock.withLock { decisions[id] = decided }
+    let (cached, version) = lock.withLock { (decisions[id], decisionsVersion) }
+    if let cached { return cached }
+    let decided = rulesLock.withLock { rules.decision(for: slot.property) }
+    // A commit since `version` was read may have made `decided` stale: cache it only if none did.
+    lock.withLock { if decisionsVersion == version { decisions[id] = decided } }
     return decided
   }
 
@@ -145,7 +153,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   func plannedInjection(for property: PropertyDescriptor, log: RuleLog) -> AnyPropertyInjection? {
     var scope: InjectionScope? = self
     while let candidate = scope {
-      if case .some(let decided) = candidate.lock.withLock({ candidate.rules.decision(for: property) }) {
+      if case .some(let decided) = candidate.rulesLock.withLock({ candidate.rules.decision(for: property) }) {
         return decided
       }
       scope = candidate.parent
@@ -157,8 +165,9 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// Records committed changes (commit lock held) and switches off the fast path of every existing slot
   /// they select; returns the answers unpublished, to retire after the lock.
   func record(_ changes: [InjectionRules.Change]) -> [UInt] {
+    rulesLock.withLock { for change in changes { rules.record(change) } }
     lock.withLock {
-      for change in changes { rules.record(change) }
+      decisionsVersion += 1
       decisions.removeAll()
     }
     return SlotRegistry.shared.allSlots().compactMap(overrideIfSelected)
@@ -167,10 +176,9 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// Switches off the fast path of `slot` if this scope's rules select it and it has not yet; returns
   /// the unpublished answer (commit lock held).
   func overrideIfSelected(_ slot: InjectionSlot) -> UInt? {
-    lock.withLock { () -> UInt? in
-      guard rules.decision(for: slot.property) != nil, !overriddenSlots.contains(where: { $0 === slot }) else {
-        return nil
-      }
+    guard rulesLock.withLock({ rules.decision(for: slot.property) }) != nil else { return nil }
+    return lock.withLock { () -> UInt? in
+      guard !overriddenSlots.contains(where: { $0 === slot }) else { return nil }
       overriddenSlots.append(slot)
       return slot.beginOverride()
     }

@@ -75,24 +75,32 @@ public final class ScopedState<Value: Sendable>: Sendable {
   }
 }
 
-/// Every ``ScopedState`` created, so that a snapshot can capture their process values.
+/// Every live ``ScopedState``, so that a snapshot can capture their process values. States are held
+/// weakly: one that its owner dropped (a plugin's own injector, say) is skipped and forgotten.
 enum ScopedStateRegistry {
-  private static let restorers = LockedState<[@Sendable () -> @Sendable () -> Void]>([])
+  private struct Entry: @unchecked Sendable {  // `state` is only read; `capture` is immutable
+    weak var state: AnyObject?
+    let capture: @Sendable (AnyObject) -> @Sendable () -> Void
+  }
+
+  private static let entries = LockedState<[Entry]>([])
 
   static func register<Value>(_ state: ScopedState<Value>) {
-    // Plugins keep their states in `static let`s; a state created and dropped is kept alive here, which
-    // costs one small object per creation.
-    restorers.withLock { list in
-      list.append {
-        let saved = state.processValue
-        return { state.restoreProcessValue(saved) }
-      }
+    let entry = Entry(state: state) { object in
+      let state = unsafeDowncast(object, to: ScopedState<Value>.self)
+      let saved = state.processValue
+      return { state.restoreProcessValue(saved) }
+    }
+    entries.withLock { entries in
+      entries.removeAll { $0.state == nil }
+      entries.append(entry)
     }
   }
 
-  /// Captures every state's process value; the closure puts them all back.
+  /// Captures every live state's process value; the closure puts them all back.
   static func capture() -> @Sendable () -> Void {
-    let captures = restorers.withLock { $0 }.map { $0() }
-    return { for restore in captures { restore() } }
+    let live = entries.withLock { $0.compactMap { entry in entry.state.map { (entry, $0) } } }
+    let restores = live.map { entry, state in entry.capture(state) }
+    return { for restore in restores { restore() } }
   }
 }

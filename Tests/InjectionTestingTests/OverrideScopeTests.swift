@@ -1,0 +1,279 @@
+import Foundation
+import InjectPlugin
+import InjectionKernel
+import InjectionTesting
+import LazyPlugin
+import Synchronization
+import TestSupport
+import Testing
+
+// Each test has its own fixture types: the process's injections below are selected by declaring
+// class, so tests running in parallel never share one.
+
+private final class Service: Sendable {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+}
+
+private final class ManyTasksCache: Sendable {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+}
+
+private final class ManyTasksHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var service: Service
+  @Lazy var cache: ManyTasksCache
+}
+
+@Test func aHundredConcurrentTasksEachSeeTheirOwnOverride() async throws {
+  try Injection.inject(Service.self).declared(in: ManyTasksHost.self).value(Service(-1))
+  try Injection.injectLazy(ManyTasksCache.self) { ManyTasksCache(-1) }
+  try Injection.injectLazy(in: ManyTasksHost.self)
+  let existing = ManyTasksHost()  // created before every scope
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for id in 0..<100 {
+      group.addTask {
+        try await Injection.withOverrides({ lets in
+          try lets.inject(Service.self).declared(in: ManyTasksHost.self).value(Service(id))
+          lets.injectLazy(ManyTasksCache.self) { ManyTasksCache(id) }
+        }) {
+          await Task.yield()
+          #expect(existing.service.id == id)
+          #expect(ManyTasksHost().service.id == id)
+          #expect(ManyTasksHost().cache.id == id)
+          #expect(existing.cache.id == id)
+          #expect(existing.cache === existing.cache)  // the scope keeps the value it created
+          async let fromChild = existing.service.id  // child tasks inherit the scope
+          #expect(await fromChild == id)
+        }
+      }
+    }
+    try await group.waitForAll()
+  }
+  #expect(existing.service.id == -1)
+  #expect(existing.cache.id == -1)  // no override's value reached the instance
+  #expect(ManyTasksHost().cache.id == -1)
+}
+
+private final class BeforeAfterHost {
+  @Inject var service: Service
+}
+
+@Test func anInstanceCreatedBeforeTheScopeReadsTheOverrideInsideAndTheProcessValueAfter() throws {
+  try Injection.inject(Service.self).declared(in: BeforeAfterHost.self).value(Service(1))
+  let host = BeforeAfterHost()
+  #expect(host.service.id == 1)  // published on the fast path before the scope
+  try Injection.withOverrides({ lets in
+    try lets.inject(Service.self).declared(in: BeforeAfterHost.self).value(Service(2))
+  }) {
+    #expect(host.service.id == 2)
+    #expect(Injection.isInsideOverrideScope)
+  }
+  #expect(host.service.id == 1)
+  #expect(!Injection.isInsideOverrideScope)
+}
+
+private final class NestedHost {
+  @Inject var first: Service
+  @Inject var second: Service?
+}
+
+@Test func nestedScopesStackAndUnwind() throws {
+  try Injection.inject(Service.self).declared(in: NestedHost.self).named("first").value(Service(0))
+  let host = NestedHost()
+  try Injection.withOverrides({ lets in
+    try lets.inject(Service.self).declared(in: NestedHost.self).named("first").value(Service(1))
+  }) {
+    try Injection.withOverrides({ lets in
+      try lets.inject(Service?.self).declared(in: NestedHost.self).named("second").value(Service(22))
+    }) {
+      #expect(host.first.id == 1)  // from the outer scope
+      #expect(host.second?.id == 22)
+      try Injection.withOverrides({ lets in
+        try lets.inject(Service.self).declared(in: NestedHost.self).named("first").value(Service(3))
+        try lets.inject(Service?.self).declared(in: NestedHost.self).named("second").reject()
+      }) {
+        #expect(host.first.id == 3)
+        #expect(host.second == nil)
+      }
+      #expect(host.first.id == 1)
+      #expect(host.second?.id == 22)
+    }
+    #expect(host.second == nil)
+    #expect(host.first.id == 1)
+  }
+  #expect(host.first.id == 0)
+}
+
+private struct ExpectedFailure: Error {}
+
+private final class ThrowingHost {
+  @Inject var service: Service
+}
+
+@Test func aThrowingBodyRestoresWhatWasThere() throws {
+  try Injection.inject(Service.self).declared(in: ThrowingHost.self).value(Service(5))
+  let host = ThrowingHost()
+  #expect(throws: ExpectedFailure.self) {
+    try Injection.withOverrides({ lets in
+      try lets.inject(Service.self).declared(in: ThrowingHost.self).value(Service(6))
+    }) {
+      #expect(host.service.id == 6)
+      throw ExpectedFailure()
+    }
+  }
+  #expect(host.service.id == 5)
+}
+
+private final class MistakeHost {
+  @Inject var count: Int?
+}
+
+@Test func aMistakenOverrideIsTheSameTypedErrorAndTheBodyDoesNotRun() {
+  var ran = false
+  #expect(throws: InjectionError.self) {
+    try Injection.withOverrides({ lets in
+      try lets.inject(Int.self).declared(in: MistakeHost.self).named("count").value(3)  // Int, not Int?
+    }) { ran = true }
+  }
+  #expect(!ran)
+  do {
+    try Injection.withOverrides({ lets in
+      try lets.inject(Int.self).declared(in: MistakeHost.self).named("cuont").value(3)
+    }) {}
+    Issue.record("a misspelt name must throw")
+  } catch let error as InjectionError {
+    #expect("\(error)".contains("cuont"))
+  } catch {
+    Issue.record("unexpected \(error)")
+  }
+}
+
+private final class IsolatedHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var service: Service
+}
+
+@Test func whatAnIsolatedScopeCommitsStaysInside() throws {
+  try Injection.inject(Service.self).declared(in: IsolatedHost.self).value(Service(7))
+  let host = IsolatedHost()
+  try Injection.withIsolatedInjections {
+    try Injection.rejectAllInjections()
+    #expect(Injection.injection(for: try Injection.property(named: "service", of: IsolatedHost.self)) == nil)
+    try Injection.inject(Service.self).declared(in: IsolatedHost.self).value(Service(8))
+    #expect(host.service.id == 8)
+    // A raw thread does not inherit the task-local scope: it sees the process's injections.
+    let seenByThread = LockedState<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      seenByThread.withLock { $0 = host.service.id }
+      done.signal()
+    }.start()
+    done.wait()
+    #expect(seenByThread.value == 7)
+  }
+  #expect(host.service.id == 7)
+  #expect(Injection.isInjected(IsolatedHost.self, "service"))
+}
+
+private final class GetterHost {
+  @Inject var counter: Int
+}
+
+@Test func gettersAndSettersCanBeOverridden() throws {
+  try Injection.inject(Int.self).declared(in: GetterHost.self).value(1)
+  let host = GetterHost()
+  try Injection.withOverrides({ lets in
+    try lets.inject(Int.self).declared(in: GetterHost.self).getter { _, stored, _ in (stored ?? 0) + 100 }
+  }) {
+    #expect(host.counter == 100)
+    host.counter = 5  // writes go to the instance
+    #expect(host.counter == 105)
+  }
+  #expect(host.counter == 5)  // the instance's own value, as a write outside the scope would leave it
+}
+
+private final class SnapshotHost {
+  @Inject var service: Service?
+  @Inject var label: String?
+}
+
+@Test func snapshotAndRestoreRoundTrip() throws {
+  try Injection.inject(Service?.self).declared(in: SnapshotHost.self).value(Service(1))
+  let host = SnapshotHost()
+  let saved = Injection.snapshot()
+  try Injection.inject(Service?.self).declared(in: SnapshotHost.self).value(Service(2))
+  try Injection.inject(String?.self).declared(in: SnapshotHost.self).value("changed")
+  #expect(host.service?.id == 2)
+  #expect(host.label == "changed")
+  Injection.restore(saved)
+  #expect(host.service?.id == 1)
+  #expect(host.label == nil)
+  #expect(SnapshotHost().service?.id == 1)
+}
+
+private final class ScopedCounter: Sendable {
+  let state = ScopedState<Int>(0)
+}
+
+@Test func scopedStateChangesStayInTheirScope() async throws {
+  let counter = ScopedCounter()
+  counter.state.update { $0 = 1 }
+  try await Injection.withOverrides({ _ in }) {
+    #expect(counter.state.value == 1)  // starts from what the task saw
+    counter.state.update { $0 += 10 }
+    #expect(counter.state.value == 11)
+    #expect(counter.state.isOverriddenForCurrentTask)
+    await withTaskGroup(of: Int.self) { group in
+      group.addTask { counter.state.value }
+      for await seen in group { #expect(seen == 11) }
+    }
+  }
+  #expect(counter.state.value == 1)
+  #expect(!counter.state.isOverriddenForCurrentTask)
+}
+
+private final class RaceHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var service: Service
+}
+
+@Test func readersOutsideNeverSeeOverridesWhileScopesComeAndGo() throws {
+  try Injection.inject(Service.self).declared(in: RaceHost.self).value(Service(0))
+  let host = RaceHost()
+  let wrong = Counter()
+  whileWriting(
+    readers: 3,
+    {
+      for round in 1...200 {
+        try? Injection.withOverrides({ lets in
+          try lets.inject(Service.self).declared(in: RaceHost.self).value(Service(round))
+        }) {
+          if host.service.id != round { wrong.increment() }
+        }
+      }
+    },
+    read: { if host.service.id != 0 { wrong.increment() } })
+  #expect(wrong.count == 0)
+  #expect(host.service.id == 0)
+}
+
+private final class NeverReadHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var service: Service?
+}
+
+@Test func aPropertyFirstReadInsideAScopeIsOverriddenThereOnly() throws {
+  try Injection.withOverrides({ lets in
+    try lets.inject(Service?.self).declared(in: NeverReadHost.self).value(Service(9))
+  }) {
+    let host = NeverReadHost()  // its property's slot is created by this first read, inside the scope
+    #expect(host.service?.id == 9)
+    let seenByThread = LockedState<Int?>(-1)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      seenByThread.withLock { $0 = host.service?.id }
+      done.signal()
+    }.start()
+    done.wait()
+    #expect(seenByThread.value == nil)  // outside the scope: nothing injected
+  }
+  #expect(NeverReadHost().service == nil)
+}
