@@ -26,12 +26,12 @@ func resolveBenchmarks() throws -> [Benchmark] {
   return [
     Benchmark(
       .read, "Injection.resolve, value binding", vs: vs[0], vs[1], "Swinject resolve, .container scope", divisor: 20,
-      resolving(Service.self, \.value)),
+      resolving(Service.self) { $0.value }),
     Benchmark(
       .read, "Injection.resolve, singleton", vs: vs[0], vs[1], "Swinject resolve, .container scope", divisor: 20,
-      resolving(ResolvedSingleton.self, \.value)),
+      resolving(ResolvedSingleton.self) { $0.value }),
     Benchmark(
       .read, "Injection.resolve, provider", vs: vs[0], vs[1], "Swinject resolve, .transient", divisor: 20,
-      resolving(ResolvedProvided.self, \.value)),
+      resolving(ResolvedProvided.self) { $0.value }),
   ]
 }

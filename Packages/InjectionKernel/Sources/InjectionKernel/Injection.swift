@@ -54,7 +54,7 @@ public enum Injection {
     if InjectionScope.anyActive, let scope = InjectionScope.current {
       return try commit(rules, in: scope, listingEmpty: isListed, validate: validate)
     }
-    let (plan, retired) = try RuleLog.shared.withCommitLock { log in
+    let (plan, retired, forgotten) = try RuleLog.shared.withCommitLock { log in
       let plan = try makePlan(rules, log: log, listingEmpty: isListed)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
@@ -66,10 +66,11 @@ public enum Injection {
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
       for change in rules.changes { log.record(change) }
       for action in rules.commitActions { action() }
-      return (plan, retired)
+      return (plan, retired, DetachedProperties.forgetDecisions())
     }
     // Outside the commit lock: releasing a replaced value runs its deinit, which may read properties.
     ReadSection.retire(retired)
+    _ = forgotten
     return plan
   }
 

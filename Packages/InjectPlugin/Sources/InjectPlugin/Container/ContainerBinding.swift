@@ -76,6 +76,8 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
 
   func resolveAny(arguments: [Any]) throws -> Any { try resolve(arguments: arguments) }
 
+  var valueType: Any.Type { Value.self }
+
   private func build(_ arguments: [Any]) throws -> Value {
     try ResolutionChain.building(ObjectIdentifier(self), named: display) {
       let value = try make(Resolver(arguments: arguments))
@@ -87,6 +89,9 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
 
 /// A container binding, whatever its value type.
 protocol AnyContainerBinding: AnyObject, Sendable {
+  /// The type of the values it builds.
+  var valueType: Any.Type { get }
+
   /// The value for a resolve, type-erased.
   func resolveAny(arguments: [Any]) throws -> Any
 }
@@ -94,9 +99,15 @@ protocol AnyContainerBinding: AnyObject, Sendable {
 /// The container bindings behind injections, by injection identity: `resolve` gets an injection from the
 /// rules and asks here whether a binding stands behind it.
 enum BindingRegistry {
-  private struct Entry {
+  /// A class, so that a lookup retains it rather than copying a weak reference.
+  private final class Entry {
     weak var injection: AnyPropertyInjection?
     let binding: any AnyContainerBinding
+
+    init(injection: AnyPropertyInjection, binding: any AnyContainerBinding) {
+      self.injection = injection
+      self.binding = binding
+    }
   }
 
   private struct Entries {

@@ -70,10 +70,14 @@ enum Resolution {
     let propertyName = name ?? ""
     if let injection = Injection.detachedInjection(of: marker, named: propertyName) {
       if let binding = BindingRegistry.binding(for: injection) {
-        if let typed = binding as? ContainerBinding<Value> { return try typed.resolve(arguments: arguments) }
+        if binding.valueType == Value.self {
+          return try unsafeDowncast(binding, to: ContainerBinding<Value>.self).resolve(arguments: arguments)
+        }
         if let value = try binding.resolveAny(arguments: arguments) as? Value { return value }
-      } else if let typed = injection as? PropertyInjection<Value>,
-        let value = Injection.detachedRead(typed, of: marker, named: propertyName)
+      } else if injection.valueType == Value.self,
+        // The kernel gives a property of `Value` only injections made for `Value`.
+        let value = Injection.detachedRead(
+          unsafeDowncast(injection, to: PropertyInjection<Value>.self), of: marker, named: propertyName)
       {
         return value
       }

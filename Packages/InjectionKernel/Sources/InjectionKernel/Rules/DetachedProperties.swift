@@ -79,13 +79,19 @@ enum DetachedProperties {
   }
 
   static func injection(of markerType: any InjectionMarker.Type, named name: String) -> AnyPropertyInjection? {
-    let entry = entry(of: markerType, named: name)
-    if InjectionScope.anyActive, let scope = InjectionScope.current {
-      return RuleLog.shared.withCommitLock { scope.plannedInjection(for: entry.property, log: $0) }
+    let key = Key(markerType: ObjectIdentifier(markerType), name: name)
+    let scope = InjectionScope.anyActive ? InjectionScope.current : nil
+    if scope == nil {
+      let version = Injection.configurationVersion.load(ordering: .acquiring)
+      let cached = cache.withLock { entries -> AnyPropertyInjection?? in
+        guard let entry = entries[key], entry.version == version else { return nil }
+        return .some(entry.decision)
+      }
+      if let cached { return cached }
     }
-    let version = Injection.configurationVersion.load(ordering: .acquiring)
-    if let cached = cache.withLock({ _ in entry.version == version ? .some(entry.decision) : nil }) {
-      return cached
+    let entry = entry(of: markerType, named: name)
+    if let scope {
+      return RuleLog.shared.withCommitLock { scope.plannedInjection(for: entry.property, log: $0) }
     }
     // The version only changes under the commit lock, and a commit records its rules before releasing
     // it: a decision made holding the lock belongs to the version read there.
@@ -93,10 +99,27 @@ enum DetachedProperties {
       (Injection.configurationVersion.load(ordering: .acquiring), log.injection(for: entry.property))
     }
     cache.withLock { _ in
-      entry.version = current
-      entry.decision = decision
+      // A commit in between forgot the decisions; this one may already be stale, so it is kept only if not.
+      if Injection.configurationVersion.load(ordering: .acquiring) == current {
+        entry.version = current
+        entry.decision = decision
+      }
     }
     return decision
+  }
+
+  /// Forgets every cached decision (commit lock held, after the rules changed), so the library keeps no
+  /// replaced injection — nor its value — alive; returns them, to release after the lock.
+  static func forgetDecisions() -> [AnyPropertyInjection] {
+    cache.withLock { entries in
+      entries.values.compactMap { entry in
+        defer {
+          entry.version = 1
+          entry.decision = nil
+        }
+        return entry.decision
+      }
+    }
   }
 }
 
