@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "LazyPlugin", targets: ["LazyPlugin"]),
     .library(name: "ImperativePlugin", targets: ["ImperativePlugin"]),
     .library(name: "ForcePlugin", targets: ["ForcePlugin"]),
+    .library(name: "DefaultsPlugin", targets: ["DefaultsPlugin"]),
     .library(name: "InjectionTesting", targets: ["InjectionTesting"]),
   ],
   targets: [
@@ -26,6 +27,12 @@ let package = Package(
       name: "ImperativePlugin", dependencies: ["InjectionKernel"],
       path: "Packages/ImperativePlugin/Sources/ImperativePlugin"),
     .target(name: "ForcePlugin", dependencies: ["InjectionKernel"], path: "Packages/ForcePlugin/Sources/ForcePlugin"),
+    .target(
+      name: "DefaultsPlugin", dependencies: ["InjectionKernel"], path: "Packages/DefaultsPlugin/Sources/DefaultsPlugin"),
+    .testTarget(
+      name: "DefaultsPluginTests",
+      dependencies: ["DefaultsPlugin", "ImperativePlugin", "InjectionTesting", "TestSupport"],
+      path: "Tests/DefaultsPluginTests"),
     // Test overrides for every plugin: Swift Testing traits over the kernel's override scopes.
     .target(
       name: "InjectionTesting", dependencies: ["InjectionKernel"],

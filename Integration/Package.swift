@@ -20,6 +20,11 @@ let package = Package(
       ]),
     .executableTarget(name: "LazyOnly", dependencies: [.product(name: "LazyPlugin", package: "DeluxeInjection")]),
     .target(name: "AuditPlugin", dependencies: [.product(name: "InjectionKernel", package: "DeluxeInjection")]),
+    // A third-party plugin whose marker takes a declaration argument: `@Env("HOME")`.
+    .target(
+      name: "EnvPlugin", dependencies: [.product(name: "InjectionKernel", package: "DeluxeInjection")],
+      exclude: ["README.md"]),
+    .testTarget(name: "EnvPluginTests", dependencies: ["EnvPlugin"]),
     .target(
       name: "DynamicFixture",
       dependencies: [.product(name: "InjectPlugin", package: "DeluxeInjection")]),

@@ -18,6 +18,7 @@ let package = Package(
       dependencies: [
         .product(name: "InjectPlugin", package: "DeluxeInjection"),
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
+        .product(name: "DefaultsPlugin", package: "DeluxeInjection"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "Swinject", package: "Swinject"),
       ]),
@@ -29,6 +30,7 @@ let package = Package(
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
         .product(name: "ImperativePlugin", package: "DeluxeInjection"),
         .product(name: "ForcePlugin", package: "DeluxeInjection"),
+        .product(name: "DefaultsPlugin", package: "DeluxeInjection"),
         .product(name: "Swinject", package: "Swinject"),
       ],
       // The catalog fixtures (Scripts/generate-catalog-fixture.py) are compiled against this runner's

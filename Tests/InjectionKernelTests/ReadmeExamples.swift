@@ -40,7 +40,67 @@ final class Player {
   @Defaulted var volume: Double
 }
 
+// The guide's marker with a declaration argument and scoped state.
+
+@propertyWrapper
+struct Labeled<Value>: MarkedPropertyWrapper {
+  static var plugin: PluginID { LabeledPlugin.id }
+  let storage = MarkedStorage<Value>()
+  let label: String
+  init(_ label: String) { self.label = label }
+  var declarationArguments: (any Sendable)? { label }
+  static subscript<Owner: AnyObject>(
+    _enclosingInstance object: Owner,
+    wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
+    storage storage: ReferenceWritableKeyPath<Owner, Self>
+  ) -> Value {
+    get { read(object, storage) }
+    set { write(newValue, object, storage) }
+  }
+  @available(*, unavailable, message: "@Labeled works in classes only")
+  var wrappedValue: Value {
+    get { fatalError() }
+    set { fatalError() }
+  }
+}
+
+enum LabeledPlugin: InjectionPlugin {
+  static let id = PluginID("Labeled")
+  static var markerTypes: [any InjectionMarker.Type] { [Labeled<Never>.self] }
+  static let prefix = ScopedState("label: ")
+}
+
+extension InjectionRules {
+  func injectLabels(in owner: AnyClass) {
+    add(
+      PropertyInjection<String>(
+        read: .getter { _, _, original in
+          LabeledPlugin.prefix.value + (original.declarationArguments as? String ?? original.property.name)
+        },
+        summary: "label"),
+      to: PropertySelection(plugin: LabeledPlugin.id).declared(in: owner))
+  }
+
+  func useLabelPrefix(_ prefix: String) {
+    onCommit { LabeledPlugin.prefix.update { $0 = prefix } }
+  }
+}
+
+final class Badge {
+  @Labeled("caption") var caption: String
+}
+
 @Suite struct ReadmeExamples {
+  @Test func declarationArgumentsAndScopedState() throws {
+    let rules = InjectionRules()
+    rules.injectLabels(in: Badge.self)
+    try Injection.commit(rules)
+    try Injection.withOverrides({ lets in lets.useLabelPrefix("test: ") }) {
+      #expect(Badge().caption == "test: caption")
+    }
+    #expect(Badge().caption == "label: caption")
+  }
+
   @Test func thirdPartyPlugin() throws {
     let rules = InjectionRules()
     rules.injectDefault(0.5, for: Double.self)

@@ -17,6 +17,8 @@ struct Benchmark {
     case setup = "set-up"
     /// One fill of an existing object (ForcePlugin) or the assignments it replaces, per operation.
     case fill
+    /// One settings read or write (DefaultsPlugin) or the `UserDefaults` call it replaces, per operation.
+    case settings
   }
 
   let group: Group

@@ -40,6 +40,7 @@ do {
       try readBenchmarks(service: service) + overrideReadBenchmarks(service: service) + lazyBenchmarks()
       + swinjectBenchmarks(service: service) + resolveBenchmarks()
       + setupBenchmarks(service: service) + imperativeBenchmarks() + fillBenchmarks(service: service)
+      + defaultsBenchmarks()
     figures = harness.run(benchmarks)
     instances = try measureInstances(harness)
   }

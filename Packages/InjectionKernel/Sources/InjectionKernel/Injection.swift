@@ -207,14 +207,16 @@ public enum Injection {
     }
   }
 
-  /// One line per injected property (`Module.Owner.property: Type <- summary (Plugin)`), or
-  /// `nothing injected`; for logs and test failures.
+  /// One line per injected property (`Module.Owner.property: Type <- summary (Plugin)`, then the
+  /// injection's ``AnyPropertyInjection/reportNote`` if it has something to say), or `nothing injected`;
+  /// for logs and test failures.
   public static func report() -> String {
     let lines = injectedProperties().compactMap { property -> String? in
       guard let injection = injection(for: property) else { return nil }
       let replaced = SlotRegistry.shared.existingSlot(for: property)?.replacementCount ?? 0
       let note = replaced > 0 ? ", re-injected \(replaced)x" : ""
-      return "\(property) <- \(injection.summary) (\(property.plugin?.name ?? "-")\(note))"
+      let pluginNote = injection.reportNote?().map { " — \($0)" } ?? ""
+      return "\(property) <- \(injection.summary) (\(property.plugin?.name ?? "-")\(note))\(pluginNote)"
     }
     return lines.isEmpty ? "nothing injected" : lines.joined(separator: "\n")
   }

@@ -27,6 +27,33 @@ public protocol MarkedPropertyWrapper: InjectionMarker {
   /// wrapper's first stored property: an instance's first access finds its property by looking for the
   /// storage object's address at each candidate field's offset.
   var storage: MarkedStorage<Value> { get }
+
+  /// The marker's own arguments — what the declaration says about its property, the same for every
+  /// instance: a key (`@Defaults("ui.volume")`), a variable name (`@Env("HOME")`), a storage option.
+  /// `nil` (the default) when the marker has none.
+  ///
+  /// The kernel takes them from an instance's wrapper on its first access and keeps the first it sees
+  /// per property; the plugin's getters and setters read them as
+  /// ``OriginalAccessor/declarationArguments``, and anyone as ``Injection/declarationArguments(of:)``.
+  /// Return a value that does not depend on the instance: arguments of later instances are not looked at.
+  ///
+  /// ```swift
+  /// @propertyWrapper
+  /// struct Env: MarkedPropertyWrapper {
+  ///   let storage = MarkedStorage<String>()
+  ///   let name: String
+  ///   init(_ name: String) { self.name = name }
+  ///   var declarationArguments: (any Sendable)? { name }
+  ///   …
+  /// }
+  /// ```
+  var declarationArguments: (any Sendable)? { get }
+}
+
+extension MarkedPropertyWrapper {
+  /// No declaration arguments.
+  @inlinable
+  public var declarationArguments: (any Sendable)? { nil }
 }
 
 extension MarkedPropertyWrapper {
@@ -40,7 +67,12 @@ extension MarkedPropertyWrapper {
   ) -> Value {
     // Project only the unretained field: no retain/release of the storage (the instance keeps it alive).
     let storage = object[keyPath: storageKeyPath].storage.unretained
-    if let served = storage._withUnsafeGuaranteedRef({ $0.servedAnswer(of: object) }) { return served }
+    // The declaration arguments are only evaluated on the instance's first access.
+    if let served = storage._withUnsafeGuaranteedRef({
+      $0.servedAnswer(of: object, declarationArguments: object[keyPath: storageKeyPath].declarationArguments)
+    }) {
+      return served
+    }
     return storage._withUnsafeGuaranteedRef { $0.answer(for: object) }
   }
 
@@ -49,6 +81,20 @@ extension MarkedPropertyWrapper {
   public static func write<Owner: AnyObject>(
     _ newValue: Value, _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) {
-    object[keyPath: storageKeyPath].storage.object.write(newValue, of: object)
+    let storage = object[keyPath: storageKeyPath].storage.object
+    storage.findSlotIfNeeded(of: object, declarationArguments: object[keyPath: storageKeyPath].declarationArguments)
+    storage.write(newValue, of: object)
+  }
+
+  /// The cataloged property this wrapper of `object` is, found as on a first access (which records the
+  /// declaration arguments): for a projection (`$property`) or a plugin's helper that needs the
+  /// property's descriptor, its injection (``Injection/injection(for:)``) or its arguments.
+  @inlinable
+  public static func property<Owner: AnyObject>(
+    of object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+  ) -> PropertyDescriptor {
+    let storage = object[keyPath: storageKeyPath].storage.object
+    storage.findSlotIfNeeded(of: object, declarationArguments: object[keyPath: storageKeyPath].declarationArguments)
+    return storage.slot(of: object).property
   }
 }

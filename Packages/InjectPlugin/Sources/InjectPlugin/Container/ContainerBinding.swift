@@ -23,8 +23,9 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
   let display: String
   private let kept = LockedState<Kept>(.none)
   /// Held while a singleton or weak-shared value is built, so that it is built once; `kept` is only
-  /// locked briefly, so a reentrant resolve on the building thread reaches the cycle check.
-  private let building = LockedState<Void>(())
+  /// locked briefly, so a reentrant resolve on the building thread reaches the cycle check. It counts the
+  /// builds (real state: the thread sanitizer reports contended sections of a `LockedState<Void>`).
+  private let building = LockedState<Int>(0)
 
   private enum Kept {
     case none
@@ -47,9 +48,10 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       if let value = keptValue() { return value }
       // Checked before waiting for the build lock: this thread building it already would wait for itself.
       try ResolutionChain.check(ObjectIdentifier(self), named: display)
-      return try building.withLock { _ in
+      return try building.withLock { builds in
         if let value = keptValue() { return value }
         let value = try build(arguments)
+        builds += 1
         kept.withLock { $0 = lifetime == .weakShared ? .weak(WeakReference(value as AnyObject)) : .value(value) }
         return value
       }

@@ -40,7 +40,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   private var states: [ObjectIdentifier: Any] = [:]
   /// Reads of a state copy held by this scope or its parents, from tasks inside this scope; a fill whose
   /// factory made one keeps its value in the scope (see ``keepFilledValue(_:of:slot:)``).
-  let dependencyReads = Atomic<Int>(0)
+  @usableFromInline let dependencyReads = Atomic<Int>(0)
   /// The rules committed inside the scope (an overlay: a property no rule of it selects falls through).
   let rules = RuleLog(overlay: true)
   /// What the scope's rules decide for each slot (`.some(nil)`: rejected), by slot identity.
@@ -187,6 +187,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   // MARK: Filled values
 
   /// The value a fill inside this scope created for `object`'s property, if any.
+  @usableFromInline
   func filledValue(of object: AnyObject, slot: InjectionSlot) -> Any? {
     let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
     return lock.withLock {
@@ -198,6 +199,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// Keeps `value`, which a fill created from this scope's overrides, for `object`'s property until the
   /// scope ends (the instance itself never stores it, so it cannot reach other tasks). Returns the value
   /// kept, which is another task's when two tasks of the scope filled at once.
+  @usableFromInline
   func keepFilledValue(_ value: Any, of object: AnyObject, slot: InjectionSlot) -> Any {
     let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
     return lock.withLock {

@@ -20,6 +20,9 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   @usableFromInline let isOptional: Bool
   /// `nil` of the value type, boxed, when the value type is optional.
   @usableFromInline let noneValue: Any?
+  /// The retained address of the marker's ``DeclarationArgumentsBox`` (0 until an instance was accessed);
+  /// set once, first wins (see `DeclarationArguments.swift`).
+  let declarationArgumentsAddress = Atomic<UInt>(0)
 
   init(property: PropertyDescriptor, injection: AnyPropertyInjection?) {
     self.property = property

@@ -51,8 +51,8 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   /// The answer of a read when the fast path can serve it, otherwise `nil` (take ``answer(for:)``).
   @inlinable
   @inline(__always)
-  func servedAnswer(of object: AnyObject) -> Value? {
-    if slotAddress.load(ordering: .relaxed) == 0 { findSlot(of: object) }
+  func servedAnswer(of object: AnyObject, declarationArguments: @autoclosure () -> (any Sendable)? = nil) -> Value? {
+    if slotAddress.load(ordering: .relaxed) == 0 { findSlot(of: object, declarationArguments: declarationArguments()) }
     ReadSection.enter()
     defer { ReadSection.exit() }
     let slot = slotAddress.load(ordering: .acquiring)
@@ -114,7 +114,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   /// The answer to a read from a task inside an override scope: the scope's injection if it (or a
   /// parent) decides one, and a fill that used the scope's overrides keeps its value in the scope.
-  @usableFromInline
+  @inlinable  // specialized in the owner's module, like the process's slow path
   @inline(never)
   func answer(for object: AnyObject, slot: InjectionSlot, in scope: InjectionScope) -> Value {
     let (injection, fromScope) = scope.injection(for: slot)
@@ -271,10 +271,13 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
 
   /// Finds the property's slot on the instance's first access (not generic, so the first read of a fresh
   /// instance costs no metadata lookups) and stores its address; racing first reads store the same one.
+  /// The marker's declaration arguments, if any, reach the slot before its address is stored, so no read
+  /// of this instance can run the plugin's injection without them.
   @usableFromInline
   @inline(never)
-  func findSlot(of object: AnyObject) {
+  func findSlot(of object: AnyObject, declarationArguments: (any Sendable)? = nil) {
     let found = SlotRegistry.shared.slotAddress(for: object, storage: self, valueType: Value.self)
+    if let declarationArguments { InjectionSlot.recordDeclarationArguments(declarationArguments, inSlotAt: found) }
     slotAddress.store(found, ordering: .releasing)
   }
 }

@@ -4,14 +4,21 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
   public let valueType: Any.Type
   /// A short description for reports, such as `value Settings` or `getter`.
   public let summary: String
+  /// What the plugin has to say about the property now (a problem it met, say), appended to its line of
+  /// ``Injection/report()``; `nil` or a `nil` result adds nothing.
+  public let reportNote: (@Sendable () -> String?)?
   /// For the injection the kernel gives a `T?` property from a rule made for `T` (see
   /// ``PropertySelection/includingOptionals()``), that rule's own injection; `nil` otherwise. Plugins that
   /// keep something per injection find it through this.
   public let unwrappedSource: AnyPropertyInjection?
 
-  init(valueType: Any.Type, summary: String, unwrappedSource: AnyPropertyInjection? = nil) {
+  init(
+    valueType: Any.Type, summary: String, reportNote: (@Sendable () -> String?)? = nil,
+    unwrappedSource: AnyPropertyInjection? = nil
+  ) {
     self.valueType = valueType
     self.summary = summary
+    self.reportNote = reportNote
     self.unwrappedSource = unwrappedSource
   }
 
@@ -62,18 +69,19 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
   /// How writes behave; `nil` stores the new value (setting `nil` on an optional empties the storage).
   public let write: Setter?
 
-  /// Creates an injection; `summary` appears in ``Injection/report()``.
-  public init(read: Read, write: Setter? = nil, summary: String) {
+  /// Creates an injection; `summary` appears in ``Injection/report()``, followed by what `reportNote`
+  /// returns at the time of the report, if anything.
+  public init(read: Read, write: Setter? = nil, summary: String, reportNote: (@Sendable () -> String?)? = nil) {
     self.read = read
     self.write = write
-    super.init(valueType: Value.self, summary: summary)
+    super.init(valueType: Value.self, summary: summary, reportNote: reportNote)
   }
 
   /// An injection for `Value` made from `source`, the injection of a rule for `Value`'s wrapped type.
   init(read: Read, summary: String, wrapping source: AnyPropertyInjection) {
     self.read = read
     self.write = nil
-    super.init(valueType: Value.self, summary: summary, unwrappedSource: source)
+    super.init(valueType: Value.self, summary: summary, reportNote: source.reportNote, unwrappedSource: source)
   }
 
   override func wrappedInOptional() -> AnyPropertyInjection? {

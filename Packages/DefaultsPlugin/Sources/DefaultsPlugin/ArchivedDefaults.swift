@@ -1,0 +1,88 @@
+public import InjectionKernel
+
+/// Marks a property whose `Codable` value is stored archived (JSON data) under its key: DeluxeInjection's
+/// `<DIDefaultsArchived>` in Swift, for types that are not property-list types.
+///
+/// ```swift
+/// struct WindowFrame: Codable { var x, y, width, height: Double }
+/// final class Layout {
+///   @ArchivedDefaults var frame: WindowFrame?
+///   @ArchivedDefaults("layout.columns", .synchronized) var columns = [Column(title: "Name")]
+/// }
+/// ```
+///
+/// It behaves as ``Defaults`` does (keys, initial values, `nil` removes the key, the options) except for
+/// the stored form: the value's `Codable` encoding as JSON (`Data`, sorted keys; non-finite numbers as the
+/// strings `"NaN"`, `"+Infinity"`, `"-Infinity"`). Stored data that no longer decodes reads as the
+/// initial value and is reported (see ``DefaultsProblem``).
+@propertyWrapper
+public struct ArchivedDefaults<Value: Codable>: MarkedPropertyWrapper {
+  /// The plugin owning `@ArchivedDefaults` properties.
+  public static var plugin: PluginID { DefaultsPlugin.id }
+
+  /// The per-instance storage: the initial value, which reads return while the key is absent.
+  public let storage: MarkedStorage<Value>
+  /// What the declaration says: its key and options.
+  public let declaration: DefaultsDeclaration
+
+  /// A property whose reads return `wrappedValue` while its key is absent.
+  public init(wrappedValue: Value, _ key: String? = nil, _ options: DefaultsOptions = []) {
+    storage = MarkedStorage(storing: wrappedValue)
+    declaration = DefaultsDeclaration(key: key, options: options)
+  }
+
+  /// A property stored under its name with `options`, reading `wrappedValue` while the key is absent.
+  public init(wrappedValue: Value, _ options: DefaultsOptions) {
+    self.init(wrappedValue: wrappedValue, nil, options)
+  }
+
+  /// An optional property without an initial value: reads return `nil` while the key is absent.
+  public init(_ key: String? = nil, _ options: DefaultsOptions = []) where Value: ExpressibleByNilLiteral {
+    storage = MarkedStorage()
+    declaration = DefaultsDeclaration(key: key, options: options)
+  }
+
+  /// An optional property stored under its name with `options`.
+  public init(_ options: DefaultsOptions) where Value: ExpressibleByNilLiteral {
+    self.init(nil, options)
+  }
+
+  /// The key and options, for the plugin (see ``MarkedPropertyWrapper/declarationArguments``).
+  public var declarationArguments: (any Sendable)? { declaration }
+
+  /// The property of a class instance, read and written through its class-level slot.
+  @inlinable
+  public static subscript<Owner: AnyObject>(
+    _enclosingInstance object: Owner,
+    wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
+    storage storage: ReferenceWritableKeyPath<Owner, Self>
+  ) -> Value {
+    get { read(object, storage) }
+    set { write(newValue, object, storage) }
+  }
+
+  /// `$property`: the property's values as they change (see ``DefaultsProjection``).
+  public static subscript<Owner: AnyObject>(
+    _enclosingInstance object: Owner,
+    projected projected: KeyPath<Owner, DefaultsProjection<Value>>,
+    storage storage: ReferenceWritableKeyPath<Owner, Self>
+  ) -> DefaultsProjection<Value> {
+    DefaultsProjection(
+      property: property(of: object, storage), owner: object, storage: storage,
+      same: ArchivedCoding<Value>().same)
+  }
+
+  /// Unavailable: `@ArchivedDefaults` works in classes only.
+  @available(*, unavailable, message: "@ArchivedDefaults works in classes only")
+  public var wrappedValue: Value {
+    get { fatalError("@ArchivedDefaults works in classes only") }
+    set { fatalError("@ArchivedDefaults works in classes only") }  // swift-format-ignore
+  }
+
+  /// Unavailable: `$property` works in classes only.
+  @available(*, unavailable, message: "@ArchivedDefaults works in classes only")
+  public var projectedValue: DefaultsProjection<Value> { fatalError("@ArchivedDefaults works in classes only") }
+
+  /// How to turn the property on.
+  public static func injectionHint(for property: PropertyDescriptor) -> String { "Injection.injectDefaults()" }
+}

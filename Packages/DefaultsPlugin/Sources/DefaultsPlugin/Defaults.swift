@@ -1,0 +1,139 @@
+public import InjectionKernel
+
+/// Marks a property backed by a settings store: DeluxeInjection's `<DIDefaults>` in Swift.
+///
+/// ```swift
+/// final class Preferences {
+///   @Defaults var username: String?                 // key "username"
+///   @Defaults("ui.volume") var volume = 0.5         // key "ui.volume"; 0.5 while the key is absent
+///   @Defaults(.synchronized) var token: String?     // written through to disk at once
+/// }
+/// try Injection.injectDefaults()
+/// ```
+///
+/// Once ``Injection/injectDefaults(key:store:)`` turns `@Defaults` properties on, a read returns the
+/// value stored under the property's key — the key the declaration gives, else the rule's key closure's,
+/// else the property's name — or the property's initial value (`nil` for an optional without one) while
+/// the key is absent; a write stores the new value, and setting `nil` removes the key. Until then, and
+/// after ``Injection/rejectDefaults()``, the property is a plain stored property.
+///
+/// Values are stored as themselves, so any other `UserDefaults` user reads them: `Bool`, integers,
+/// floating point, `String`, `Data`, `Date`, `URL`, and arrays and string-keyed dictionaries of them
+/// (``PropertyListValue``), or optionals of those. Other `Codable` types are declared
+/// ``ArchivedDefaults``; `injectDefaults()` refuses a `@Defaults` property of any other type, naming it.
+///
+/// A non-optional property needs an initial value (the compiler asks for one), so a read never finds
+/// nothing to return.
+@propertyWrapper
+public struct Defaults<Value>: MarkedPropertyWrapper {
+  /// The plugin owning `@Defaults` properties.
+  public static var plugin: PluginID { DefaultsPlugin.id }
+
+  /// The per-instance storage: the initial value, which reads return while the key is absent.
+  public let storage: MarkedStorage<Value>
+  /// What the declaration says: its key and options.
+  public let declaration: DefaultsDeclaration
+
+  /// A property whose reads return `wrappedValue` while its key is absent.
+  public init(wrappedValue: Value, _ key: String? = nil, _ options: DefaultsOptions = []) {
+    storage = MarkedStorage(storing: wrappedValue)
+    declaration = DefaultsDeclaration(key: key, options: options)
+  }
+
+  /// A property stored under its name with `options`, reading `wrappedValue` while the key is absent.
+  public init(wrappedValue: Value, _ options: DefaultsOptions) {
+    self.init(wrappedValue: wrappedValue, nil, options)
+  }
+
+  /// An optional property without an initial value: reads return `nil` while the key is absent.
+  public init(_ key: String? = nil, _ options: DefaultsOptions = []) where Value: ExpressibleByNilLiteral {
+    storage = MarkedStorage()
+    declaration = DefaultsDeclaration(key: key, options: options)
+  }
+
+  /// An optional property stored under its name with `options`.
+  public init(_ options: DefaultsOptions) where Value: ExpressibleByNilLiteral {
+    self.init(nil, options)
+  }
+
+  /// The key and options, for the plugin (see ``MarkedPropertyWrapper/declarationArguments``).
+  public var declarationArguments: (any Sendable)? { declaration }
+
+  /// The property of a class instance, read and written through its class-level slot.
+  @inlinable
+  public static subscript<Owner: AnyObject>(
+    _enclosingInstance object: Owner,
+    wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
+    storage storage: ReferenceWritableKeyPath<Owner, Self>
+  ) -> Value {
+    get { read(object, storage) }
+    set { write(newValue, object, storage) }
+  }
+
+  /// `$property`: the property's values as they change (see ``DefaultsProjection``).
+  public static subscript<Owner: AnyObject>(
+    _enclosingInstance object: Owner,
+    projected projected: KeyPath<Owner, DefaultsProjection<Value>>,
+    storage storage: ReferenceWritableKeyPath<Owner, Self>
+  ) -> DefaultsProjection<Value> {
+    DefaultsProjection(
+      property: property(of: object, storage), owner: object, storage: storage,
+      same: PropertyListEquality.same)
+  }
+
+  /// Unavailable: `@Defaults` works in classes only.
+  @available(*, unavailable, message: "@Defaults works in classes only")
+  public var wrappedValue: Value {
+    get { fatalError("@Defaults works in classes only") }
+    set { fatalError("@Defaults works in classes only") }  // swift-format-ignore
+  }
+
+  /// Unavailable: `$property` works in classes only.
+  @available(*, unavailable, message: "@Defaults works in classes only")
+  public var projectedValue: DefaultsProjection<Value> { fatalError("@Defaults works in classes only") }
+
+  /// How to turn the property on.
+  public static func injectionHint(for property: PropertyDescriptor) -> String { "Injection.injectDefaults()" }
+}
+
+/// What a `@Defaults` or `@ArchivedDefaults` declaration says about its property (the same for every
+/// instance): the marker's declaration arguments.
+public struct DefaultsDeclaration: Sendable, Hashable {
+  /// The key the declaration names, or `nil` for the rule's key (the property's name by default).
+  public let key: String?
+  /// The declaration's options.
+  public let options: DefaultsOptions
+
+  /// A declaration with `key` and `options`.
+  public init(key: String?, options: DefaultsOptions) {
+    self.key = key
+    self.options = options
+  }
+}
+
+/// Options of a `@Defaults` or `@ArchivedDefaults` declaration.
+public struct DefaultsOptions: OptionSet, Sendable, Hashable {
+  /// The options' bits.
+  public let rawValue: UInt8
+
+  /// Options from their bits.
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// Every write is written through to durable storage at once (`synchronize()`), as DeluxeInjection's
+  /// `DIDefaultsSync` did. Without it a write reaches disk at the latest when the process exits normally.
+  public static let synchronized = DefaultsOptions(rawValue: 1)
+}
+
+/// The `@Defaults` plugin: `@Defaults` and `@ArchivedDefaults` properties read and write a settings store.
+public enum DefaultsPlugin: InjectionPlugin {
+  /// `Defaults`.
+  public static let id = PluginID("Defaults")
+  /// `Defaults` and `ArchivedDefaults`.
+  public static var markerTypes: [any InjectionMarker.Type] { [Defaults<Never>.self, ArchivedDefaults<Never>.self] }
+
+  /// The store every `@Defaults` property uses whatever its rule chose, when set (see
+  /// ``InjectionRules/useDefaultsStore(_:)``). Scoped, so an override scope's store stays in its task.
+  static let storeOverride = ScopedState<(any DefaultsStore)?>(nil)
+  /// Who hears about bad stored data (see ``InjectionRules/onDefaultsProblem(_:)``).
+  static let problemHandler = ScopedState<(@Sendable (DefaultsProblem) -> Void)?>(nil)
+}

@@ -1,0 +1,80 @@
+import Synchronization
+
+// Declaration arguments: what a marker's own arguments say about its property (`@Defaults("ui.volume")`,
+// `@Env("HOME")`), handed from the wrapper to the plugin's injection.
+//
+// The wrapper returns them from ``MarkedPropertyWrapper/declarationArguments``. They are per declaration
+// (every instance's wrapper returns the same), so the kernel takes them once per slot: on an instance's
+// first access, before the instance stores its slot's address, the first instance's arguments are kept
+// (first wins) in an immutable box the slot holds for the life of the process. Reads of them are one
+// atomic load; nothing is added to an instance's storage.
+
+/// The immutable box a slot keeps its declaration arguments in (never released: slots are immortal).
+final class DeclarationArgumentsBox: Sendable {
+  let value: any Sendable
+
+  init(_ value: any Sendable) { self.value = value }
+}
+
+extension InjectionSlot {
+  /// Keeps `arguments` in the slot at `address` unless it already has some (the first instance wins).
+  static func recordDeclarationArguments(_ arguments: any Sendable, inSlotAt address: UInt) {
+    Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef { slot in
+      guard slot.declarationArgumentsAddress.load(ordering: .acquiring) == 0 else { return }
+      let box = Unmanaged.passRetained(DeclarationArgumentsBox(arguments))
+      let bits = UInt(bitPattern: box.toOpaque())
+      if !slot.declarationArgumentsAddress.compareExchange(
+        expected: 0, desired: bits, ordering: .acquiringAndReleasing
+      ).exchanged {
+        box.release()
+      }
+    }
+  }
+
+  /// The marker's declaration arguments, once an instance of the property's class was accessed.
+  public var declarationArguments: (any Sendable)? {
+    let bits = declarationArgumentsAddress.load(ordering: .acquiring)
+    guard bits != 0 else { return nil }
+    return Unmanaged<DeclarationArgumentsBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+      .takeUnretainedValue().value
+  }
+}
+
+extension OriginalAccessor {
+  /// The declaration arguments of the property being read or written (see
+  /// ``MarkedPropertyWrapper/declarationArguments``): always present in a getter or setter of a property
+  /// whose marker declares some, since the instance's first access records them before any injection
+  /// runs.
+  ///
+  /// ```swift
+  /// PropertyInjection<String>(read: .getter { _, storage, original in
+  ///   let name = original.declarationArguments as? String ?? "HOME"
+  ///   return ProcessInfo.processInfo.environment[name] ?? original.get(storage)
+  /// }, summary: "environment")
+  /// ```
+  public var declarationArguments: (any Sendable)? { slot.declarationArguments }
+
+  /// The property this accessor belongs to.
+  public var property: PropertyDescriptor { slot.property }
+}
+
+extension Injection {
+  /// The declaration arguments of `property`'s marker (`"ui.volume"` for `@Defaults("ui.volume")`), or
+  /// `nil` when the marker declares none or no instance of the property's class was accessed yet (they
+  /// come from an instance's wrapper; ``MarkedPropertyWrapper/property(of:_:)`` records them without a
+  /// read).
+  public static func declarationArguments(of property: PropertyDescriptor) -> (any Sendable)? {
+    SlotRegistry.shared.existingSlot(for: property)?.declarationArguments
+  }
+}
+
+extension MarkedPropertyStorage {
+  /// Finds the slot, recording the declaration arguments, if this instance has not found it yet (writes
+  /// and projections; reads do this inside ``servedAnswer(of:declarationArguments:)``).
+  @inlinable
+  func findSlotIfNeeded(of object: AnyObject, declarationArguments: @autoclosure () -> (any Sendable)?) {
+    if slotAddress.load(ordering: .acquiring) == 0 {
+      findSlot(of: object, declarationArguments: declarationArguments())
+    }
+  }
+}

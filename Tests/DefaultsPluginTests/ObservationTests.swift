@@ -1,0 +1,67 @@
+import DefaultsPlugin
+import Foundation
+import Testing
+
+private final class ObservedSettings {
+  @Defaults("observed.volume") var volume = 0.5
+  @ArchivedDefaults var frame: WindowFrame?
+}
+
+private final class ShortLivedSettings {
+  @Defaults var value = 0
+}
+
+@Suite struct ObservationTests {
+  @Test func valuesStartWithTheCurrentOneAndFollowEachChange() async throws {
+    let store = InMemoryDefaultsStore()
+    try Injection.injectDefaults(in: ObservedSettings.self, store: { _ in store })
+    let settings = ObservedSettings()
+    var volumes = settings.$volume.values.makeAsyncIterator()
+    #expect(await volumes.next() == 0.5)
+    settings.volume = 0.8
+    #expect(await volumes.next() == 0.8)
+    ObservedSettings().volume = 0.8  // the same value again: not a change
+    ObservedSettings().volume = 0.3  // another instance: the same setting
+    #expect(await volumes.next() == 0.3)
+    store.set(0.1, forKey: "observed.volume")  // a change made through the store itself
+    #expect(await volumes.next() == 0.1)
+    #expect(settings.$volume.property.name == "volume")
+  }
+
+  @Test func archivedValuesAreObservedToo() async throws {
+    let store = InMemoryDefaultsStore()
+    try Injection.injectDefaults(in: ObservedSettings.self, store: { _ in store })
+    let settings = ObservedSettings()
+    var frames = settings.$frame.values.makeAsyncIterator()
+    #expect(await frames.next() == .some(nil))
+    settings.frame = WindowFrame(x: 1, y: 2, width: 3, height: 4)
+    #expect(await frames.next() == WindowFrame(x: 1, y: 2, width: 3, height: 4))
+    settings.frame = nil
+    #expect(await frames.next() == .some(nil))
+  }
+
+  @Test func theSequenceEndsWhenTheInstanceIsGone() async throws {
+    let store = InMemoryDefaultsStore()
+    try Injection.injectDefaults(in: ShortLivedSettings.self, store: { _ in store })
+    var settings: ShortLivedSettings? = ShortLivedSettings()
+    var values = settings!.$value.values.makeAsyncIterator()
+    #expect(await values.next() == 0)
+    settings = nil
+    store.set(1, forKey: "value")
+    #expect(await values.next() == nil)
+  }
+
+  @Test func aCancelledObserverStops() async throws {
+    let store = InMemoryDefaultsStore()
+    try Injection.injectDefaults(in: ShortLivedSettings.self, store: { _ in store })
+    let settings = ShortLivedSettings()
+    let observer = Task {
+      var seen = 0
+      for await _ in settings.$value.values { seen += 1 }
+      return seen
+    }
+    observer.cancel()
+    let seen = await observer.value
+    #expect(seen <= 1)
+  }
+}

@@ -1,0 +1,92 @@
+import DefaultsPlugin
+import Foundation
+import ImperativePlugin
+import Testing
+
+private final class BadDataSettings {
+  @Defaults("audio.volume") var volume = 0.5
+  @ArchivedDefaults var frame = WindowFrame(x: 0, y: 0, width: 10, height: 10)
+}
+
+/// A value whose encoding fails when asked to (as a custom `encode(to:)` may).
+private struct Refusing: Codable, Equatable {
+  var refuse: Bool
+  func encode(to encoder: any Encoder) throws {
+    if refuse { throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "refused")) }
+    var container = encoder.singleValueContainer()
+    try container.encode(refuse)
+  }
+  init(refuse: Bool) { self.refuse = refuse }
+  init(from decoder: any Decoder) throws { refuse = try decoder.singleValueContainer().decode(Bool.self) }
+}
+
+private final class UnencodableSettings {
+  @ArchivedDefaults var value = Refusing(refuse: false)
+}
+
+@Suite struct ProblemTests {
+  @Test func badStoredDataReadsAsTheDefaultIsReportedAndStaysUntilWritten() throws {
+    let store = InMemoryDefaultsStore([
+      "audio.volume": "loud",
+      "frame": Data(#"{"x":1}"#.utf8),
+    ])
+    let problems = LockedState<[DefaultsProblem]>([])
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      lets.injectDefaults(in: BadDataSettings.self, store: { _ in store })
+      lets.onDefaultsProblem { problem in
+        if problem.property.contains("BadDataSettings") { problems.withLock { $0.append(problem) } }
+      }
+    }
+    defer { try? Injection.onDefaultsProblem(nil) }
+    let settings = BadDataSettings()
+    #expect(settings.volume == 0.5)
+    #expect(settings.volume == 0.5)  // reported once, not at every read
+    #expect(settings.frame == WindowFrame(x: 0, y: 0, width: 10, height: 10))
+    #expect(store.object(forKey: "audio.volume") as? String == "loud")  // not overwritten by reads
+    #expect(
+      problems.value == [
+        DefaultsProblem(
+          property: "DefaultsPluginTests.BadDataSettings.volume: Swift.Double", key: "audio.volume",
+          store: "InMemoryDefaultsStore", kind: .wrongType(found: "String")),
+        DefaultsProblem(
+          property: "DefaultsPluginTests.BadDataSettings.frame: DefaultsPluginTests.WindowFrame", key: "frame",
+          store: "InMemoryDefaultsStore",
+          kind: .undecodable(
+            reason: "No value associated with key CodingKeys(stringValue: \"y\", intValue: nil) (\"y\").")),
+      ])
+    let report = Injection.report().split(separator: "\n").first { $0.contains("BadDataSettings.volume") }.map(
+      String.init)
+    #expect(
+      report
+        == "DefaultsPluginTests.BadDataSettings.volume: Swift.Double <- defaults (Defaults) — key \"audio.volume\" in "
+        + "InMemoryDefaultsStore; InMemoryDefaultsStore holds a String under \"audio.volume\", not the property's "
+        + "type; reads return the initial value until the property is written")
+
+    settings.volume = 0.9  // the next write replaces the bad data
+    #expect(settings.volume == 0.9)
+    #expect(
+      Injection.report().split(separator: "\n").first { $0.contains("BadDataSettings.volume") }?.hasSuffix(
+        "key \"audio.volume\" in InMemoryDefaultsStore") == true)
+  }
+
+  @Test func aValueThatCannotBeArchivedIsReportedAndLeavesTheKeyAlone() throws {
+    let store = InMemoryDefaultsStore()
+    let problems = LockedState<[DefaultsProblem]>([])
+    try Injection.withOverrides({ lets in
+      lets.injectDefaults(in: UnencodableSettings.self, store: { _ in store })
+      lets.onDefaultsProblem { problem in problems.withLock { $0.append(problem) } }
+    }) {
+      let settings = UnencodableSettings()
+      settings.value = Refusing(refuse: false)
+      #expect(store.object(forKey: "value") as? Data == Data("false".utf8))
+      settings.value = Refusing(refuse: true)
+      #expect(store.object(forKey: "value") as? Data == Data("false".utf8))  // left as it was
+      #expect(problems.value.map(\.kind) == [.unencodable(reason: "refused")])
+      #expect(
+        problems.value.first?.description
+          == "DefaultsPluginTests.UnencodableSettings.value: DefaultsPluginTests.Refusing: a written value could "
+          + "not be archived (refused); \"value\" in InMemoryDefaultsStore was left as it was")
+    }
+  }
+}
