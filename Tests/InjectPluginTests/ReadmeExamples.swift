@@ -130,3 +130,90 @@ struct ReadmeExamples {
     #expect(try Injection.plan(rules).entries.allSatisfy { $0.injection == nil })
   }
 }
+
+// The container section's types.
+
+private protocol Engine: Sendable {}
+private struct HybridEngine: Engine, Constructible {}
+private struct ElectricEngine: Engine, Constructible {}
+
+private final class Database: Sendable {
+  let path: String
+  init(path: String) { self.path = path }
+}
+
+private final class Garage {
+  @Inject var database: Database
+}
+
+private final class Clock: Sendable {}
+private final class Greeter: Sendable {
+  let clock: Clock
+  let name: String
+  init(clock: Clock, name: String) {
+    self.clock = clock
+    self.name = name
+  }
+}
+
+private protocol Codec: Sendable { var name: String { get } }
+private struct AudioCodec: Codec, Constructible { let name = "audio" }
+private struct VideoCodec: Codec, Constructible { let name = "video" }
+
+private final class Wheel: Constructible, Sendable {}
+private final class Car: Constructible, InjectionCompletion, @unchecked Sendable {  // marked properties only
+  @Inject var wheel: Wheel
+  private(set) var isReady = false  // set once, before the container hands the car out
+  init() {}
+  func injectionDidComplete() { isReady = true }
+}
+
+private final class GameModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(Database.self).singleton { _ in Database(path: "game.db") }
+  }
+  func unload() { print("game over") }
+}
+
+@Suite struct ReadmeContainerExamples {
+  /// The container examples bind types alone, like an app would: inside an isolated scope, so other
+  /// suites running in parallel never see them.
+  @Test func container() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject((any Engine).self).to(HybridEngine.self)
+      try Injection.inject(Database.self).singleton { _ in Database(path: "main.db") }
+      try Injection.inject(Database.self, named: "backup").singleton { _ in Database(path: "backup.db") }
+      #expect(try Injection.resolve((any Engine).self) is HybridEngine)
+      #expect(try Injection.resolve(Database.self, named: "backup").path == "backup.db")
+      #expect(try Injection.resolve(Database.self) === Garage().database)
+
+      try Injection.inject(Clock.self).value(Clock())
+      try Injection.inject(Greeter.self).provider { resolver in
+        Greeter(clock: try resolver.resolve(Clock.self), name: try resolver.argument(0, as: String.self))
+      }
+      let greeter = try Injection.resolve(Greeter.self, arguments: "Ann")
+      #expect(greeter.name == "Ann")
+
+      try Injection.inject((any Codec).self, named: "audio").to(AudioCodec.self)
+      try Injection.inject((any Codec).self, named: "video").to(VideoCodec.self)
+      #expect(try Injection.resolveAll((any Codec).self).map(\.name) == ["audio", "video"])
+
+      try Injection.constructUnboundTypes()
+      let car = try Injection.resolve(Car.self)  // a new Car, its wheel built on its first read
+      #expect(car.isReady)
+      _ = car.wheel
+
+      try Injection.addModule(GameModule())
+      #expect(try Injection.resolve(Database.self).path == "game.db")
+      try Injection.removeModules(ofType: GameModule.self)
+      #expect(try Injection.resolve(Database.self).path == "main.db")
+
+      let child = try Injection.childInjector { lets in
+        try lets.inject((any Engine).self).to(ElectricEngine.self)
+      }
+      #expect(try child.resolve((any Engine).self) is ElectricEngine)
+      #expect(try child.resolve(Database.self).path == "main.db")
+      #expect(try Injection.resolve((any Engine).self) is HybridEngine)
+    }
+  }
+}

@@ -38,7 +38,7 @@ do {
     let service = Service(value: 1)
     let benchmarks =
       try readBenchmarks(service: service) + overrideReadBenchmarks(service: service) + lazyBenchmarks()
-      + swinjectBenchmarks(service: service)
+      + swinjectBenchmarks(service: service) + resolveBenchmarks()
       + setupBenchmarks(service: service) + imperativeBenchmarks() + fillBenchmarks(service: service)
       + defaultsBenchmarks()
     figures = harness.run(benchmarks)

@@ -14,13 +14,17 @@ extension InjectionRules {
     Value
   > {
     InjectSelection(
-      selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: self, isTypeOnly: false)
+      selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: self, isTypeOnly: false,
+      classes: classes)
   }
 
   /// Rejects every `@Inject` property (and every type-keyed injection for structs and statics).
   public func rejectAll() {
     rejectAll(plugin: InjectPlugin.id)
-    onCommit { TypeKeyedInjections.shared.removeAll() }
+    onCommit {
+      TypeKeyedInjections.shared.removeAll()
+      ContainerState.shared.update { $0.removeAllRules() }
+    }
   }
 }
 
@@ -41,7 +45,8 @@ extension Injection {
     -> InjectSelection<Value>
   {
     InjectSelection(
-      selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: nil, isTypeOnly: false)
+      selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: nil, isTypeOnly: false,
+      classes: classes)
   }
 
   /// Rejects every `@Inject` property at once.

@@ -13,28 +13,51 @@ public struct InjectSelection<Value> {
   let rules: InjectionRules?
   /// Whether the selection names nothing but the value type (those rules also reach structs and statics).
   let isTypeOnly: Bool
+  /// The binding name of a selection made by `inject(_:named:)`: the type and a property name alone.
+  let bindingName: String?
+  /// What the selection selects by, for the container's bookkeeping (see ``RuleKey``).
+  let key: RuleKey?
 
-  init(selection: PropertySelection, rules: InjectionRules?, isTypeOnly: Bool) {
+  init(
+    selection: PropertySelection, rules: InjectionRules?, isTypeOnly: Bool, bindingName: String? = nil,
+    classes: [AnyClass] = []
+  ) {
+    let key = RuleKey(valueType: classes.isEmpty ? Value.self : nil, names: bindingName.map { [$0] } ?? [])
+    self.init(
+      selection: selection, rules: rules, isTypeOnly: isTypeOnly, bindingName: bindingName,
+      key: key.adding(classes: classes))
+  }
+
+  private init(
+    selection: PropertySelection, rules: InjectionRules?, isTypeOnly: Bool, bindingName: String?, key: RuleKey?
+  ) {
     self.selection = selection
     self.rules = rules
     self.isTypeOnly = isTypeOnly
+    self.bindingName = bindingName
+    self.key = key
+  }
+
+  /// The same selection narrowed; it is no longer a binding by type (and name) alone.
+  private func narrowed(_ selection: PropertySelection, key: RuleKey?) -> InjectSelection {
+    InjectSelection(selection: selection, rules: rules, isTypeOnly: false, bindingName: nil, key: key)
   }
 
   /// Narrows to properties declared by `classes` or their subclasses.
   public func declared(in classes: AnyClass...) -> InjectSelection {
-    InjectSelection(selection: selection.declared(in: classes), rules: rules, isTypeOnly: false)
+    narrowed(selection.declared(in: classes), key: key?.adding(classes: classes))
   }
 
   /// Narrows to properties with these names.
   public func named(_ names: String...) -> InjectSelection {
-    var narrowed = selection
-    for name in names { narrowed = narrowed.named(name) }
-    return InjectSelection(selection: narrowed, rules: rules, isTypeOnly: false)
+    var narrowedSelection = selection
+    for name in names { narrowedSelection = narrowedSelection.named(name) }
+    return narrowed(narrowedSelection, key: key?.adding(names: names))
   }
 
   /// Narrows to properties for which `predicate` holds.
   public func filter(_ predicate: @escaping @Sendable (PropertyDescriptor) -> Bool) -> InjectSelection {
-    InjectSelection(selection: selection.filter(predicate), rules: rules, isTypeOnly: false)
+    narrowed(selection.filter(predicate), key: nil)
   }
 
   /// Says that the selection may match nothing now: it is meant for classes in an image opened later or
@@ -49,20 +72,35 @@ public struct InjectSelection<Value> {
   /// try Injection.inject(Int.self).named("retries").mayMatchLater().value(3)  // for a plugin bundle
   /// ```
   public func mayMatchLater() -> InjectSelection {
-    InjectSelection(selection: selection.mayMatchLater(), rules: rules, isTypeOnly: isTypeOnly)
+    InjectSelection(
+      selection: selection.mayMatchLater(), rules: rules, isTypeOnly: isTypeOnly, bindingName: bindingName, key: key)
   }
 
+  /// Whether the selection is a container binding: the type alone, or the type and a binding name.
+  var isBinding: Bool { isTypeOnly || bindingName != nil }
+
   /// Records (or commits) `injection` for the selection, plus its type-keyed form for structs/statics.
-  /// With `reachesOptionals`, a selection by type alone (`T`) also selects properties declared `T?`.
+  /// With `reachesOptionals`, a binding (`T`, alone or named) also selects properties declared `T?`.
   @discardableResult
   func apply(
-    _ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?, reachesOptionals: Bool = false
+    _ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?, reachesOptionals: Bool = false,
+    afterCommit: (() throws -> Void)? = nil
   ) throws -> InjectionPlan? {
     let batch = rules ?? InjectionRules()
-    batch.add(injection, to: isTypeOnly && reachesOptionals ? selection.includingOptionals() : selection)
-    if isTypeOnly, let valueType = selectionValueType {
-      batch.onCommit { TypeKeyedInjections.shared.set(typeKeyed, for: valueType) }
+    let selected = isBinding && reachesOptionals ? selection.includingOptionals() : selection
+    let typeKeyedType = selectionValueType
+    let replay: @Sendable (InjectionRules) -> Void = { batch in
+      batch.add(injection, to: selected)
+      if let typeKeyedType {
+        batch.onCommit { TypeKeyedInjections.shared.set(typeKeyed, for: typeKeyedType) }
+      }
     }
+    replay(batch)
+    reassertNamedBindings(in: batch)
+    record(
+      in: batch, replay: replay, undo: Self.rejection(of: selected, typeKeyedType: typeKeyedType), rejects: false,
+      includesOptionals: isBinding && reachesOptionals)
+    if let afterCommit { batch.afterCommit(afterCommit) }
     return rules == nil ? try Injection.commit(batch) : nil
   }
 
@@ -70,11 +108,43 @@ public struct InjectSelection<Value> {
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
     let batch = rules ?? InjectionRules()
-    batch.reject(isTypeOnly ? selection.includingOptionals() : selection)
-    if isTypeOnly, let valueType = selectionValueType {
-      batch.onCommit { TypeKeyedInjections.shared.set(nil, for: valueType) }
-    }
+    let selected = isBinding ? selection.includingOptionals() : selection
+    let rejection = Self.rejection(of: selected, typeKeyedType: selectionValueType)
+    rejection(batch)
+    reassertNamedBindings(in: batch)
+    record(in: batch, replay: rejection, undo: rejection, rejects: true, includesOptionals: isBinding)
     return rules == nil ? try Injection.commit(batch) : nil
+  }
+
+  /// Records the rule in the container's state when the batch commits: its place among the rules with
+  /// the same key (for modules) and, for bindings, the registration order of names (for `resolveAll`).
+  private func record(
+    in batch: InjectionRules, replay: @escaping @Sendable (InjectionRules) -> Void,
+    undo: @escaping @Sendable (InjectionRules) -> Void, rejects: Bool, includesOptionals: Bool
+  ) {
+    let entry = RuleEntry(
+      owner: batch[ModuleBeingConfigured.self], replay: replay, undo: undo, rejects: rejects,
+      binding: isBinding ? BindingKey(type: Value.self, name: bindingName ?? "") : nil)
+    let key = key?.including(optionals: includesOptionals)
+    batch.onCommit { ContainerState.shared.update { $0.record(entry, for: key) } }
+  }
+
+  /// After a rule for the type alone, records the named bindings of the type again, so that each name
+  /// keeps reading its own binding (``Injection/inject(_:named:)``): names are more specific.
+  private func reassertNamedBindings(in batch: InjectionRules) {
+    guard isTypeOnly else { return }
+    for rule in ContainerState.shared.value.namedBindingRules(of: Value.self) { rule(batch) }
+  }
+
+  private static func rejection(of selected: PropertySelection, typeKeyedType: Any.Type?)
+    -> @Sendable (InjectionRules) -> Void
+  {
+    { batch in
+      batch.reject(selected)
+      if let typeKeyedType {
+        batch.onCommit { TypeKeyedInjections.shared.set(nil, for: typeKeyedType) }
+      }
+    }
   }
 
   private var selectionValueType: Any.Type? { isTypeOnly ? Value.self : nil }

@@ -38,10 +38,23 @@ public enum Injection {
     _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
+    let plan = try applying(rules, listingEmpty: isListed, validate: validate)
+    var firstError: (any Error)?
+    for action in rules.afterCommitActions {
+      do { try action() } catch { firstError = firstError ?? error }
+    }
+    if let firstError { throw firstError }
+    return plan
+  }
+
+  private static func applying(
+    _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
+    validate: (InjectionPlan) throws -> Void
+  ) throws -> InjectionPlan {
     if InjectionScope.anyActive || InjectionScope.entered != nil, let scope = InjectionScope.forChanges {
       return try commit(rules, in: scope, listingEmpty: isListed, validate: validate)
     }
-    let (plan, retired) = try RuleLog.shared.withCommitLock { log in
+    let (plan, retired, forgotten) = try RuleLog.shared.withCommitLock { log in
       let plan = try makePlan(rules, log: log, listingEmpty: isListed)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
@@ -53,10 +66,11 @@ public enum Injection {
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
       for change in rules.changes { log.record(change) }
       for action in rules.commitActions { action() }
-      return (plan, retired)
+      return (plan, retired, DetachedProperties.forgetDecisions())
     }
     // Outside the commit lock: releasing a replaced value runs its deinit, which may read properties.
     ReadSection.retire(retired)
+    _ = forgotten
     return plan
   }
 

@@ -30,6 +30,8 @@ public final class InjectionRules {
   private var options: [ObjectIdentifier: Any] = [:]
   /// Plugin actions run when the batch commits, after the slots changed (see ``onCommit(_:)``).
   private(set) var commitActions: [() -> Void] = []
+  /// Plugin actions run after the batch committed, outside the commit lock (see ``afterCommit(_:)``).
+  private(set) var afterCommitActions: [() throws -> Void] = []
 
   /// An empty batch.
   public init() {}
@@ -80,6 +82,15 @@ public final class InjectionRules {
   /// for a dry run or a batch that fails. Plugins keep state of their own in step with commits this way.
   public func onCommit(_ action: @escaping () -> Void) {
     commitActions.append(action)
+  }
+
+  /// Runs `action` after the batch committed, once the commit lock is released, on the committing task
+  /// (so inside an override scope for a scope's commit): work that may read properties or resolve
+  /// other values under the new rules, such as building an eager singleton. Nothing runs for a dry run
+  /// or a batch that fails. Every action runs; the commit then throws the first error one threw — the
+  /// batch is applied by then.
+  public func afterCommit(_ action: @escaping () throws -> Void) {
+    afterCommitActions.append(action)
   }
 
   /// A plugin's or entry point's own setting for this batch, keyed by type.

@@ -31,16 +31,18 @@ extension Injection {
   /// it read then (properties met since get what the restored rules give them), and every plugin's
   /// state is what it was. Instances' stored values are theirs and stay.
   public static func restore(_ snapshot: InjectionSnapshot) {
-    let retired = RuleLog.shared.withCommitLock { log in
+    let (retired, forgotten) = RuleLog.shared.withCommitLock { log in
       log.restore(snapshot.rules)
       snapshot.states()
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
       defer { configurationVersion.add(1, ordering: .acquiringAndReleasing) }
-      return SlotRegistry.shared.allSlots().map { slot in
+      let installed = SlotRegistry.shared.allSlots().map { slot in
         let injection = snapshot.injections[ObjectIdentifier(slot)] ?? log.injection(for: slot.property)
         return slot.install(injection, countingReplacement: false)
       }
+      return (installed, DetachedProperties.forgetDecisions())
     }
     ReadSection.retire(retired)
+    _ = forgotten
   }
 }

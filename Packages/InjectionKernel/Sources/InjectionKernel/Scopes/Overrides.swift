@@ -76,6 +76,8 @@ extension Injection {
   private static func commitOverrides(_ configure: (InjectionRules) throws -> Void) throws {
     let rules = InjectionRules()
     try configure(rules)
-    if !rules.changes.isEmpty || !rules.commitActions.isEmpty { try commit(rules) }
+    if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty {
+      try commit(rules)
+    }
   }
 }

@@ -7,11 +7,19 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
   /// What the plugin has to say about the property now (a problem it met, say), appended to its line of
   /// ``Injection/report()``; `nil` or a `nil` result adds nothing.
   public let reportNote: (@Sendable () -> String?)?
+  /// For the injection the kernel gives a `T?` property from a rule made for `T` (see
+  /// ``PropertySelection/includingOptionals()``), that rule's own injection; `nil` otherwise. Plugins that
+  /// keep something per injection find it through this.
+  public let unwrappedSource: AnyPropertyInjection?
 
-  init(valueType: Any.Type, summary: String, reportNote: (@Sendable () -> String?)? = nil) {
+  init(
+    valueType: Any.Type, summary: String, reportNote: (@Sendable () -> String?)? = nil,
+    unwrappedSource: AnyPropertyInjection? = nil
+  ) {
     self.valueType = valueType
     self.summary = summary
     self.reportNote = reportNote
+    self.unwrappedSource = unwrappedSource
   }
 
   /// The same injection for a property declared `Value?` (see ``PropertySelection/includingOptionals()``),
@@ -69,15 +77,23 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
     super.init(valueType: Value.self, summary: summary, reportNote: reportNote)
   }
 
+  /// An injection for `Value` made from `source`, the injection of a rule for `Value`'s wrapped type.
+  init(read: Read, summary: String, wrapping source: AnyPropertyInjection) {
+    self.read = read
+    self.write = nil
+    super.init(valueType: Value.self, summary: summary, reportNote: source.reportNote, unwrappedSource: source)
+  }
+
   override func wrappedInOptional() -> AnyPropertyInjection? {
     guard write == nil else { return nil }
     switch read {
-    case .value(let value): return PropertyInjection<Value?>(read: .value(value), summary: summary)
+    case .value(let value): return PropertyInjection<Value?>(read: .value(value), summary: summary, wrapping: self)
     case .shared(let shared):
       // Every `Value?` property reads the one shared value.
-      return PropertyInjection<Value?>(read: .shared(SharedValue { shared.get() }), summary: summary)
+      return PropertyInjection<Value?>(
+        read: .shared(SharedValue({ shared.get() }, onReentry: { shared.get() })), summary: summary, wrapping: self)
     case .fill(let factory, let once):
-      return PropertyInjection<Value?>(read: .fill({ factory($0) }, once: once), summary: summary)
+      return PropertyInjection<Value?>(read: .fill({ factory($0) }, once: once), summary: summary, wrapping: self)
     case .getter, .original: return nil
     }
   }

@@ -1,22 +1,46 @@
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A value created once, by the first read of any instance, and then shared by all of them.
 ///
 /// Concurrent first reads create exactly one value: the creator runs under a lock and the others wait.
+/// A read of the value from inside its own creation, on the creating thread (an initializer that reads a
+/// property needing the value being created: a cycle), does not wait for itself: it calls `onReentry`
+/// if one was given, and otherwise stops with a message naming the value's type.
 public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guarded by `lock`
   private let lock = KernelLock()
   private var value: Value?
   private let create: @Sendable () -> Value
+  private let onReentry: (@Sendable () -> Value)?
+  /// The thread creating the value (`pthread_self()` bits), 0 when none is.
+  private let creator = Atomic<UInt>(0)
 
-  /// A shared value that `create` builds on first use.
-  public init(_ create: @escaping @Sendable () -> Value) {
+  /// A shared value that `create` builds on first use; `onReentry` answers a read made from inside
+  /// `create` on its own thread (a plugin that tracks what it is building reports the cycle there).
+  public init(_ create: @escaping @Sendable () -> Value, onReentry: (@Sendable () -> Value)? = nil) {
     self.create = create
+    self.onReentry = onReentry
   }
 
   /// The value, created now if this is the first use.
   public func get() -> Value {
-    lock.withLock {
+    if creator.load(ordering: .relaxed) == Self.currentThread {
+      if let onReentry { return onReentry() }
+      Injection.stop(
+        "A shared \(Injection.typeName(Value.self)) was read while it was being created, on the same thread: "
+          + "its creation needs itself (a cycle).")
+    }
+    return lock.withLock {
       if let value { return value }
+      creator.store(Self.currentThread, ordering: .relaxed)
+      defer { creator.store(0, ordering: .relaxed) }
       let created = create()
       value = created
       return created
@@ -28,4 +52,12 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
 
   /// The value if it has been created, without creating it.
   @usableFromInline var createdValue: Value? { lock.withLock { value } }
+
+  private static var currentThread: UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
 }

@@ -1,0 +1,57 @@
+public import InjectionKernel
+
+/// An injector that overrides some bindings and falls back to its parent for the rest; the parent never
+/// sees its bindings (Gummi Injection's `createChildInjector`). Its rules live in an ``OverrideScope``
+/// for as long as the child does: singletons it binds are built once for it.
+///
+/// ```swift
+/// let child = try Injection.childInjector { lets in
+///   try lets.inject((any Engine).self).to(ElectricEngine.self)
+/// }
+/// let engine = try child.resolve((any Engine).self)  // ElectricEngine; the parent keeps its own
+/// ```
+///
+/// `@Inject` properties are injected per class, not per object, so objects the child builds read the
+/// child's bindings inside ``run(_:)`` (and resolves made there), and their parent's elsewhere.
+public final class ChildInjector: Sendable {
+  private let scope: OverrideScope
+
+  init(_ configure: (InjectionRules) throws -> Void) throws {
+    scope = try OverrideScope(configure)
+  }
+
+  /// What ``Injection/resolve(_:named:arguments:)`` returns under the child's rules.
+  public func resolve<Value>(_ type: Value.Type = Value.self, named name: String? = nil, arguments: Any...) throws
+    -> Value
+  {
+    try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
+  }
+
+  /// Every binding of `type` under the child's rules (see ``Injection/resolveAll(_:)``).
+  public func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
+    try scope.run { try Injection.resolveAll(type) }
+  }
+
+  /// Runs `body` under the child's rules: reads, resolves, commits and modules there are the child's.
+  public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try scope.run(body)
+  }
+
+  /// A child of this child.
+  public func childInjector(_ configure: (InjectionRules) throws -> Void) throws -> ChildInjector {
+    try run { try ChildInjector(configure) }
+  }
+
+  /// Ends the child now rather than when it is released: its rules stop applying.
+  public func end() { scope.end() }
+}
+
+extension Injection {
+  /// A child injector of the calling task's current injector (the process's, or the override scope or
+  /// child it runs in), with the rules `configure` records.
+  ///
+  /// - Throws: the typed errors of ``Injection/commit(_:)``.
+  public static func childInjector(_ configure: (InjectionRules) throws -> Void) throws -> ChildInjector {
+    try ChildInjector(configure)
+  }
+}

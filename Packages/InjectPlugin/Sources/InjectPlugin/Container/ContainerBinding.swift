@@ -1,0 +1,142 @@
+import InjectionKernel
+
+/// How long a value a binding builds lives.
+enum BindingLifetime: Sendable {
+  /// Built on every resolve, and for every instance's first read (the instance keeps it).
+  case provider
+  /// Built once, on first use, and shared.
+  case singleton
+  /// Built once, when the rules commit, and shared.
+  case eagerSingleton
+  /// Shared while someone holds it; built again after the last holder let go.
+  case weakShared
+}
+
+/// The factory behind a container binding, and the value it keeps for its lifetime. The binding's
+/// `@Inject` injection (a rule like any other) reads through it, and so does `resolve`, which reaches
+/// it through ``BindingRegistry`` to get typed errors instead of the stop a property read makes.
+final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
+  // `kept` is guarded by its lock, builds by `building`; everything else is immutable.
+  let lifetime: BindingLifetime
+  let make: @Sendable (Resolver) throws -> Value
+  /// `Module.Service` or `Module.Service named "primary"`, for cycles and stops.
+  let display: String
+  private let kept = LockedState<Kept>(.none)
+  /// Held while a singleton or weak-shared value is built, so that it is built once; `kept` is only
+  /// locked briefly, so a reentrant resolve on the building thread reaches the cycle check. It counts the
+  /// builds (real state: the thread sanitizer reports contended sections of a `LockedState<Void>`).
+  private let building = LockedState<Int>(0)
+
+  private enum Kept {
+    case none
+    case value(Value)
+    case weak(WeakReference)
+  }
+
+  init(_ lifetime: BindingLifetime, display: String, make: @escaping @Sendable (Resolver) throws -> Value) {
+    self.lifetime = lifetime
+    self.display = display
+    self.make = make
+  }
+
+  /// The value for a resolve with `arguments` (used by a singleton's first build only).
+  func resolve(arguments: [Any]) throws -> Value {
+    switch lifetime {
+    case .provider:
+      return try build(arguments)
+    case .singleton, .eagerSingleton, .weakShared:
+      if let value = keptValue() { return value }
+      // Checked before waiting for the build lock: this thread building it already would wait for itself.
+      try ResolutionChain.check(ObjectIdentifier(self), named: display)
+      return try building.withLock { builds in
+        if let value = keptValue() { return value }
+        let value = try build(arguments)
+        builds += 1
+        kept.withLock { $0 = lifetime == .weakShared ? .weak(WeakReference(value as AnyObject)) : .value(value) }
+        return value
+      }
+    }
+  }
+
+  /// The value kept for the binding's lifetime, if there is one now.
+  private func keptValue() -> Value? {
+    switch kept.withLock({ $0 }) {
+    case .none: nil
+    case .value(let value): value
+    case .weak(let reference): reference.object as? Value
+    }
+  }
+
+  /// The value for an `@Inject` property's read, which cannot throw: a failure stops with its message.
+  func valueForRead() -> Value {
+    do {
+      return try resolve(arguments: [])
+    } catch {
+      Injection.stop("Building \(display) for an @Inject property failed: \(error)")
+    }
+  }
+
+  func resolveAny(arguments: [Any]) throws -> Any { try resolve(arguments: arguments) }
+
+  var valueType: Any.Type { Value.self }
+
+  private func build(_ arguments: [Any]) throws -> Value {
+    try ResolutionChain.building(ObjectIdentifier(self), named: display) {
+      let value = try make(Resolver(arguments: arguments))
+      (value as? any InjectionCompletion)?.injectionDidComplete()
+      return value
+    }
+  }
+}
+
+/// A container binding, whatever its value type.
+protocol AnyContainerBinding: AnyObject, Sendable {
+  /// The type of the values it builds.
+  var valueType: Any.Type { get }
+
+  /// The value for a resolve, type-erased.
+  func resolveAny(arguments: [Any]) throws -> Any
+}
+
+/// The container bindings behind injections, by injection identity: `resolve` gets an injection from the
+/// rules and asks here whether a binding stands behind it.
+enum BindingRegistry {
+  /// A class, so that a lookup retains it rather than copying a weak reference.
+  private final class Entry {
+    weak var injection: AnyPropertyInjection?
+    let binding: any AnyContainerBinding
+
+    init(injection: AnyPropertyInjection, binding: any AnyContainerBinding) {
+      self.injection = injection
+      self.binding = binding
+    }
+  }
+
+  private struct Entries {
+    var byInjection: [ObjectIdentifier: Entry] = [:]
+    var insertionsSincePrune = 0
+  }
+
+  private static let entries = LockedState(Entries())
+
+  /// Records that `binding` stands behind `injection` (for as long as the injection lives).
+  static func register(_ binding: any AnyContainerBinding, for injection: AnyPropertyInjection) {
+    entries.withLock { entries in
+      entries.byInjection[ObjectIdentifier(injection)] = Entry(injection: injection, binding: binding)
+      entries.insertionsSincePrune += 1
+      if entries.insertionsSincePrune > 64, entries.insertionsSincePrune > entries.byInjection.count / 2 {
+        entries.byInjection = entries.byInjection.filter { $0.value.injection != nil }
+        entries.insertionsSincePrune = 0
+      }
+    }
+  }
+
+  /// The binding behind `injection`, or behind the rule it was made from for an optional property.
+  static func binding(for injection: AnyPropertyInjection) -> (any AnyContainerBinding)? {
+    let source = injection.unwrappedSource ?? injection
+    return entries.withLock { entries in
+      guard let entry = entries.byInjection[ObjectIdentifier(source)], entry.injection === source else { return nil }
+      return entry.binding
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import InjectionKernel
+
+/// The container's bookkeeping beside the rules, a ``ScopedState`` so that override scopes, child
+/// injectors and isolated tests each keep their own: the registration order of bindings (for
+/// `resolveAll`), the rules each key has received from the app and from each module (so removing a
+/// module brings back what it shadowed), the loaded modules, and whether unbound types are built.
+struct ContainerState: Sendable {
+  static let shared = ScopedState(ContainerState())
+
+  /// Whether ``InjectionRules/constructUnboundTypes()`` is on.
+  var constructsUnboundTypes = false
+  /// Binding names per value type in registration order (`""`: unnamed).
+  private(set) var names: [ObjectIdentifier: [String]] = [:]
+  /// The rules each key received, oldest first; at most one per owner (the app, each module).
+  private(set) var rules: [RuleKey: [RuleEntry]] = [:]
+  /// Rules without a key (filtered selections) that modules made, to reject when they are removed.
+  private(set) var unkeyed: [RuleEntry] = []
+  /// The loaded modules, in the order they were added.
+  var modules: [any InjectionModule] = []
+
+  /// The types that have a binding by type alone (or named).
+  var boundTypes: Set<ObjectIdentifier> { Set(names.keys) }
+
+  /// The binding names of `type`, in registration order.
+  func bindingNames(of type: Any.Type) -> [String] { names[ObjectIdentifier(type)] ?? [] }
+
+  /// The newest rule of each named binding of `type`, to record again after a rule for the type alone:
+  /// a name stays more specific than the type alone, whichever was committed last.
+  func namedBindingRules(of type: Any.Type) -> [@Sendable (InjectionRules) -> Void] {
+    let id = ObjectIdentifier(type)
+    return rules.filter { key, stack in
+      key.valueType == id && key.classes.isEmpty && !key.names.isEmpty && stack.last?.binding != nil
+    }.compactMap { $0.value.last?.replay }
+  }
+
+  /// Records a committed rule.
+  mutating func record(_ entry: RuleEntry, for key: RuleKey?) {
+    if let key {
+      var stack = rules[key] ?? []
+      stack.removeAll { $0.owner == entry.owner }
+      stack.append(entry)
+      rules[key] = stack
+    } else if entry.owner != nil {
+      unkeyed.append(entry)
+    }
+    if let binding = entry.binding { setRegistered(binding, !entry.rejects) }
+  }
+
+  /// Forgets the rules of `module` and returns what to commit so that each key it shadowed reads what
+  /// it read before: the newest remaining rule, or a rejection when none remains.
+  mutating func remove(module: ObjectIdentifier) -> [@Sendable (InjectionRules) -> Void] {
+    var changes: [@Sendable (InjectionRules) -> Void] = []
+    for (key, stack) in rules where stack.contains(where: { $0.owner == module }) {
+      let removedTop = stack.last?.owner == module ? stack.last : nil
+      let remaining = stack.filter { $0.owner != module }
+      rules[key] = remaining.isEmpty ? nil : remaining
+      guard let removedTop else { continue }
+      if let top = remaining.last {
+        changes.append(top.replay)
+        if let binding = top.binding { setRegistered(binding, !top.rejects) }
+      } else {
+        changes.append(removedTop.undo)
+        if let binding = removedTop.binding { setRegistered(binding, false) }
+      }
+    }
+    changes += unkeyed.filter { $0.owner == module }.map(\.undo)
+    unkeyed.removeAll { $0.owner == module }
+    modules.removeAll { ObjectIdentifier($0) == module }
+    return changes
+  }
+
+  /// Forgets every rule (after `rejectAll`).
+  mutating func removeAllRules() {
+    names = [:]
+    rules = [:]
+    unkeyed = []
+    constructsUnboundTypes = false
+  }
+
+  private mutating func setRegistered(_ binding: BindingKey, _ registered: Bool) {
+    var list = names[binding.type] ?? []
+    if registered {
+      if !list.contains(binding.name) { list.append(binding.name) }
+    } else {
+      list.removeAll { $0 == binding.name }
+    }
+    names[binding.type] = list.isEmpty ? nil : list
+  }
+}
+
+/// What a rule selects by, as the kernel keys rules (a newer rule with the same key replaces an older
+/// one): value type, classes, names, and whether optionals are included. Filtered selections have none.
+struct RuleKey: Hashable, Sendable {
+  let valueType: ObjectIdentifier?
+  var classes: Set<ObjectIdentifier> = []
+  var names: Set<String>
+  var includesOptionals = false
+
+  init(valueType: Any.Type?, names: Set<String>) {
+    self.valueType = valueType.map(ObjectIdentifier.init)
+    self.names = names
+  }
+
+  func adding(classes added: [AnyClass]) -> RuleKey {
+    var copy = self
+    copy.classes.formUnion(added.map(ObjectIdentifier.init))
+    return copy
+  }
+
+  func adding(names added: [String]) -> RuleKey {
+    var copy = self
+    copy.names.formUnion(added)
+    return copy
+  }
+
+  func including(optionals: Bool) -> RuleKey {
+    var copy = self
+    copy.includesOptionals = optionals
+    return copy
+  }
+}
+
+/// A binding's type and name (`""`: unnamed).
+struct BindingKey: Hashable, Sendable {
+  let type: ObjectIdentifier
+  let name: String
+
+  init(type: Any.Type, name: String) {
+    self.type = ObjectIdentifier(type)
+    self.name = name
+  }
+}
+
+/// One committed rule as the container remembers it: who made it, how to record it again and how to
+/// take it back.
+struct RuleEntry: Sendable {
+  /// The module that made it; `nil` for the app.
+  let owner: ObjectIdentifier?
+  /// Records the rule into a batch again.
+  let replay: @Sendable (InjectionRules) -> Void
+  /// Records its rejection into a batch.
+  let undo: @Sendable (InjectionRules) -> Void
+  /// Whether the rule is a rejection.
+  let rejects: Bool
+  /// The binding it makes, for a selection by type (and name) alone.
+  let binding: BindingKey?
+}
+
+/// The module whose `configure` is recording into a batch (set by ``Injection/addModule(_:)``).
+enum ModuleBeingConfigured: RuleOptionKey {
+  static let defaultValue: ObjectIdentifier? = nil
+}

@@ -1,0 +1,77 @@
+public import InjectionKernel
+
+/// A group of rules added and removed together (OCInject's and Gummi Injection's modules).
+///
+/// ```swift
+/// final class GameModule: InjectionModule {
+///   func configure(_ lets: InjectionRules) throws {
+///     try lets.inject(GameModel.self).singleton(GameModel.self)
+///     try lets.inject((any RemoteService).self).eagerSingleton(GameServer.self)
+///   }
+///   func unload() { /* close connections */ }
+/// }
+/// try Injection.addModule(GameModule())
+/// try Injection.removeModules(ofType: GameModule.self)
+/// ```
+///
+/// Record the rules on `lets` (a module's rules are the ones its `configure` records there). Removing a
+/// module takes back exactly its rules: every binding it shadowed reads again what it read before, and
+/// what it alone bound is unbound. Modules are kept per override scope, like every rule.
+public protocol InjectionModule: AnyObject, Sendable {
+  /// Records the module's rules.
+  func configure(_ lets: InjectionRules) throws
+
+  /// Called after the module's rules were removed.
+  func unload()
+}
+
+extension InjectionModule {
+  /// Does nothing.
+  public func unload() {}
+}
+
+extension Injection {
+  /// Adds `module`: its rules commit as one batch (eager singletons are built then). Adding a module that
+  /// is loaded already does nothing.
+  ///
+  /// - Throws: whatever `configure` or the commit throws; nothing is added then.
+  @discardableResult
+  public static func addModule(_ module: any InjectionModule) throws -> InjectionPlan {
+    let rules = InjectionRules()
+    guard !isLoaded(module) else { return try commit(rules) }
+    rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
+    try module.configure(rules)
+    rules.onCommit { ContainerState.shared.update { $0.modules.append(module) } }
+    return try commit(rules)
+  }
+
+  /// Removes `module`'s rules, bringing back what they shadowed, then calls its ``InjectionModule/unload()``.
+  ///
+  /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when it is not loaded.
+  public static func removeModule(_ module: any InjectionModule) throws {
+    guard isLoaded(module) else { throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module))) }
+    let id = ObjectIdentifier(module)
+    var state = ContainerState.shared.value
+    let rules = InjectionRules()
+    for change in state.remove(module: id) { change(rules) }
+    rules.onCommit { ContainerState.shared.update { _ = $0.remove(module: id) } }
+    try commit(rules)
+    module.unload()
+  }
+
+  /// Removes every loaded module of type `type` (see ``removeModule(_:)``), newest first.
+  ///
+  /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when none is loaded.
+  public static func removeModules<Module: InjectionModule>(ofType type: Module.Type) throws {
+    let matching = loadedModules.filter { Swift.type(of: $0) == type }
+    guard !matching.isEmpty else { throw ResolutionError.moduleNotLoaded(Injection.typeName(type)) }
+    for module in matching.reversed() { try removeModule(module) }
+  }
+
+  /// The loaded modules, oldest first (as the calling task sees them).
+  public static var loadedModules: [any InjectionModule] { ContainerState.shared.value.modules }
+
+  private static func isLoaded(_ module: any InjectionModule) -> Bool {
+    loadedModules.contains { $0 === module }
+  }
+}

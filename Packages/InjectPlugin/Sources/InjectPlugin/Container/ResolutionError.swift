@@ -1,0 +1,52 @@
+import InjectionKernel
+
+/// A typed error of the container: `resolve`, its binding verbs and modules. Each case names the types
+/// involved readably and, where one helps, the call that fixes it.
+public enum ResolutionError: Error, Equatable, CustomStringConvertible {
+  /// Nothing is bound to the type (and name): no rule gives an `@Inject` property of that type one.
+  /// `hint` is the call that binds it.
+  case unbound(type: String, name: String?, hint: String)
+  /// Building a value needed itself again through providers or constructors: the chain, first and last
+  /// the same (`A → B → C → A`).
+  case cycle([String])
+  /// A binding maps a type to an implementation that is not one of its values (a class that does not
+  /// conform to the protocol, or is not a subclass).
+  case notConvertible(implementation: String, boundType: String)
+  /// The runtime cannot tell whether the implementation conforms (an existential with primary
+  /// associated types); bind it with a closure, which the compiler checks.
+  case cannotCheckConversion(implementation: String, boundType: String)
+  /// A factory asked for an argument the caller did not pass, or of another type.
+  case missingArgument(index: Int, expected: String, given: [String])
+  /// A module was removed that is not loaded.
+  case moduleNotLoaded(String)
+
+  /// A sentence for logs and test failures.
+  public var description: String {
+    switch self {
+    case .unbound(let type, let name, let hint):
+      let what = name.map { "\(type) named \"\($0)\"" } ?? type
+      return "Nothing is bound to \(what): bind it with \(hint)."
+    case .cycle(let chain):
+      return "Resolving \(chain.first ?? "") needs itself: \(chain.joined(separator: " → ")). Break the cycle "
+        + "with a singleton reached through an @Inject property (read lazily) instead of a constructor argument."
+    case .notConvertible(let implementation, let boundType):
+      return "Cannot bind \(boundType) to \(implementation): \(implementation) neither conforms to nor inherits "
+        + "from \(boundType)."
+    case .cannotCheckConversion(let implementation, let boundType):
+      return "Cannot check that \(implementation) is a \(boundType) without a value: bind it with a closure, "
+        + "such as .provider { _ in \(implementation)() }, which the compiler checks."
+    case .missingArgument(let index, let expected, let given):
+      let passed = given.isEmpty ? "none" : given.joined(separator: ", ")
+      return "The factory asked for argument \(index) of type \(expected); the caller passed \(passed)."
+    case .moduleNotLoaded(let module):
+      return "The module \(module) is not loaded."
+    }
+  }
+
+  /// How to bind `type` (named `name`), for ``unbound(type:name:hint:)``.
+  static func hint(for type: Any.Type, name: String?) -> String {
+    let metatype = Injection.metatypeExpression(of: type)
+    let named = name.map { ", named: \"\($0)\"" } ?? ""
+    return "Injection.inject(\(metatype)\(named)).value(…), .singleton { … } or .provider { … }"
+  }
+}

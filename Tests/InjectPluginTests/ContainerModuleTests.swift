@@ -1,0 +1,165 @@
+import InjectPlugin
+import InjectionKernel
+import Synchronization
+import TestSupport
+import Testing
+
+// Modules, child injectors, providers per instance, and resolving from many threads. Each test has its
+// own fixture types.
+
+private struct Level: Sendable, Equatable { let value: Int }
+private protocol RemoteService: AnyObject, Sendable { var name: String { get } }
+private final class GameServer: RemoteService, Constructible, Sendable {
+  let name = "game"
+  init() {}
+}
+private final class GameModel: Constructible, Sendable { init() {} }
+
+/// Records its unloads.
+private final class GameModule: InjectionModule {
+  let unloads = Atomic<Int>(0)
+  let level: Int
+  init(level: Int) { self.level = level }
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(Level.self).value(Level(value: level))
+    try lets.inject(GameModel.self).singleton(GameModel.self)
+    try lets.inject((any RemoteService).self).eagerSingleton(GameServer.self)
+  }
+  func unload() { unloads.add(1, ordering: .relaxed) }
+}
+
+private final class LevelHost {
+  @Inject var level: Level
+}
+
+private final class OtherModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(Level.self).value(Level(value: 99))
+  }
+}
+
+private protocol ChildEngine: Sendable { var kind: String { get } }
+private struct PetrolEngine: ChildEngine, Constructible { let kind = "petrol"; init() {} }
+private struct ElectricEngine: ChildEngine, Constructible { let kind = "electric"; init() {} }
+private final class ChildWheel: Sendable {}
+
+private final class Ticket: Sendable {}
+private final class TicketHost: @unchecked Sendable {  // marked properties only
+  @Inject var ticket: Ticket
+}
+
+private final class ThreadedSingleton: Sendable {
+  static let births = Atomic<Int>(0)
+  init() { Self.births.add(1, ordering: .relaxed) }
+}
+private final class ThreadedProvided: Sendable {}
+
+/// The distinct object identities threads saw.
+private final class Identities: Sendable {
+  private let seen = LockedState<Set<ObjectIdentifier>>([])
+  func record(_ object: AnyObject) { seen.withLock { _ = $0.insert(ObjectIdentifier(object)) } }
+  var count: Int { seen.withLock { $0.count } }
+}
+
+@Suite struct ContainerModuleTests {
+  @Test func modulesAreAddedAndRemovedByInstanceAndByTypeAndToldWhenUnloaded() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Level.self).value(Level(value: 1))
+      let module = GameModule(level: 2)
+      try Injection.addModule(module)
+      #expect(LevelHost().level.value == 2)
+      #expect(try Injection.resolve(Level.self).value == 2)
+      #expect(try Injection.resolve((any RemoteService).self).name == "game")
+      #expect(Injection.loadedModules.count == 1)
+
+      try Injection.removeModule(module)
+      #expect(module.unloads.load(ordering: .relaxed) == 1)
+      #expect(LevelHost().level.value == 1)  // what the module shadowed is back
+      #expect(try Injection.resolve(Level.self).value == 1)
+      #expect(throws: ResolutionError.self) { try Injection.resolve((any RemoteService).self) }  // only it bound this
+      #expect(throws: ResolutionError.self) { try Injection.resolve(GameModel.self) }
+      #expect(throws: ResolutionError.moduleNotLoaded("InjectPluginTests.GameModule")) {
+        try Injection.removeModule(module)
+      }
+
+      let first = GameModule(level: 3)
+      let second = GameModule(level: 4)
+      try Injection.addModule(first)
+      try Injection.addModule(OtherModule())
+      try Injection.addModule(second)
+      #expect(try Injection.resolve(Level.self).value == 4)
+      try Injection.removeModules(ofType: GameModule.self)
+      #expect(first.unloads.load(ordering: .relaxed) == 1)
+      #expect(second.unloads.load(ordering: .relaxed) == 1)
+      #expect(try Injection.resolve(Level.self).value == 99)  // the remaining module's
+      try Injection.removeModules(ofType: OtherModule.self)
+      #expect(try Injection.resolve(Level.self).value == 1)
+      #expect(Injection.loadedModules.isEmpty)
+    }
+  }
+
+  @Test func aRuleCommittedAfterAModuleOutlivesItsRemoval() throws {
+    try Injection.withIsolatedInjections {
+      let module = GameModule(level: 5)
+      try Injection.addModule(module)
+      try Injection.inject(Level.self).value(Level(value: 6))
+      try Injection.removeModule(module)
+      #expect(try Injection.resolve(Level.self).value == 6)
+    }
+  }
+
+  @Test func aChildInjectorFallsBackToItsParentAndShadowsIt() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject((any ChildEngine).self).to(PetrolEngine.self)
+      try Injection.inject(ChildWheel.self).singleton { _ in ChildWheel() }
+      let child = try Injection.childInjector { lets in
+        try lets.inject((any ChildEngine).self).to(ElectricEngine.self)
+      }
+      #expect(try child.resolve((any ChildEngine).self).kind == "electric")
+      #expect(try child.resolve(ChildWheel.self) === Injection.resolve(ChildWheel.self))  // falls back
+      #expect(try Injection.resolve((any ChildEngine).self).kind == "petrol")  // the parent never sees it
+
+      let grandchild = try child.childInjector { lets in
+        try lets.inject(ChildWheel.self).singleton { _ in ChildWheel() }
+      }
+      #expect(try grandchild.resolve((any ChildEngine).self).kind == "electric")
+      #expect(try grandchild.resolve(ChildWheel.self) !== child.resolve(ChildWheel.self))
+      #expect(try grandchild.resolve(ChildWheel.self) === grandchild.resolve(ChildWheel.self))
+      child.end()
+      #expect(try child.resolve((any ChildEngine).self).kind == "petrol")  // ended: the parent's again
+    }
+  }
+
+  @Test func aProviderBuildsForEveryResolveAndOncePerInstance() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Ticket.self).provider { _ in Ticket() }
+      #expect(try Injection.resolve(Ticket.self) !== Injection.resolve(Ticket.self))
+      let host = TicketHost()
+      #expect(host.ticket === host.ticket)  // the instance keeps the value of its first read
+      #expect(TicketHost().ticket !== host.ticket)
+    }
+  }
+
+  /// Threads do not see task-local scopes, so this test binds its own types in the process.
+  @Test func resolvingFromEightThreadsBuildsASingletonOnce() throws {
+    try Injection.inject(ThreadedSingleton.self).singleton { _ in ThreadedSingleton() }
+    try Injection.inject(ThreadedProvided.self).provider { _ in ThreadedProvided() }
+    let singletons = Identities()
+    let provided = Identities()
+    let failures = Counter()
+    concurrently(threads: 8) { _ in
+      for _ in 0..<200 {
+        do {
+          singletons.record(try Injection.resolve(ThreadedSingleton.self))
+          provided.record(try Injection.resolve(ThreadedProvided.self))
+        } catch {
+          failures.increment()
+        }
+      }
+    }
+    #expect(failures.count == 0)
+    #expect(singletons.count == 1)
+    #expect(ThreadedSingleton.births.load(ordering: .relaxed) == 1)
+    #expect(provided.count > 1)
+  }
+}

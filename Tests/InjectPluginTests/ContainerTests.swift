@@ -1,0 +1,423 @@
+import InjectPlugin
+import InjectionKernel
+import Synchronization
+import TestSupport
+import Testing
+
+// Container semantics. Each test has its own fixture types; tests that bind types alone or switch on
+// the construction of unbound types run inside `withIsolatedInjections`, so nothing leaks between them.
+
+/// Counts constructions of a fixture type (one counter per type: each test owns its types).
+private final class Births: Sendable {
+  private let count = Atomic<Int>(0)
+  func note() { count.add(1, ordering: .relaxed) }
+  var total: Int { count.load(ordering: .relaxed) }
+}
+
+// MARK: Unmapped concrete types (Gummi: getObject without a rule)
+
+private protocol CarEngine: AnyObject, Sendable {}
+private final class CarFuel: Constructible, Sendable { init() {} }
+private final class CarHybridEngine: CarEngine, Constructible, @unchecked Sendable {  // marked properties only
+  @Inject var fuel: CarFuel
+  init() {}
+}
+private final class CarWheel: Constructible, Sendable { init() {} }
+private final class Car: Constructible, @unchecked Sendable {  // marked properties only
+  @Inject var wheel1: CarWheel
+  @Inject var wheel2: CarWheel
+  @Inject var engine: any CarEngine
+  init() {}
+}
+
+// MARK: Unmapped protocol
+
+private protocol Unmapped {}
+
+// MARK: Class mapping, singletons, instances
+
+private protocol Vehicle: AnyObject, Sendable {}
+private final class Bike: Vehicle, Constructible, Sendable { init() {} }
+private final class Truck: Vehicle, Constructible, Sendable { init() {} }
+private final class NotAVehicle: Constructible, Sendable { init() {} }
+private final class Garage: Sendable {}
+private final class Model: Constructible, Sendable { init() {} }
+
+// MARK: Circular singletons
+
+private final class Husband: @unchecked Sendable {  // marked properties only
+  @Inject var wife: Wife
+}
+private final class Wife: @unchecked Sendable {  // marked properties only
+  @Inject var husband: Husband
+}
+
+// MARK: Factories
+
+private final class Clock: Sendable { let now = 42 }
+private final class Greeter: Sendable {
+  let clock: Clock
+  let name: String
+  init(clock: Clock, name: String) {
+    self.clock = clock
+    self.name = name
+  }
+}
+
+// MARK: Eager
+
+private let eagerBirths = Births()
+private final class EagerService: Constructible, Sendable {
+  init() { eagerBirths.note() }
+}
+private let batchEagerBirths = Births()
+private final class BatchEagerService: Sendable {
+  init() { batchEagerBirths.note() }
+}
+
+// MARK: Completion
+
+private final class Completed: Constructible, InjectionCompletion, @unchecked Sendable {  // `calls` is atomic
+  @Inject var clock: CompletionClock
+  let calls = Atomic<Int>(0)
+  let sawClock = Atomic<Int>(0)
+  init() {}
+  func injectionDidComplete() {
+    calls.add(1, ordering: .relaxed)
+    sawClock.store(clock.value, ordering: .relaxed)
+  }
+}
+private final class CompletionClock: Sendable { let value = 7 }
+
+// MARK: Subclass chain
+
+private final class ChainPart: Constructible, Sendable { init() {} }
+private class ChainBase: @unchecked Sendable {  // marked properties only
+  @Inject var first: ChainPart
+  required init() {}
+}
+private class ChainMiddle: ChainBase, @unchecked Sendable {  // marked properties only
+  @Inject var second: ChainPart
+}
+private final class ChainLeaf: ChainMiddle, Constructible, @unchecked Sendable {  // marked properties only
+  @Inject var third: ChainPart
+}
+
+// MARK: Cycles
+
+private final class LoopA: Sendable { init(_ b: LoopB) {} }
+private final class LoopB: Sendable { init(_ c: LoopC) {} }
+private final class LoopC: Sendable { init(_ a: LoopA) {} }
+private final class SelfLoop: Sendable { init(_ other: SelfLoop) {} }
+
+/// Singletons whose initializers read each other: a real cycle, found through property reads.
+private final class InitLoopA: @unchecked Sendable {  // marked properties only
+  @Inject var b: InitLoopB
+  init() { _ = b }
+}
+private final class InitLoopB: @unchecked Sendable {  // marked properties only
+  @Inject var a: InitLoopA
+  init() { _ = a }
+}
+
+// MARK: Reads and resolves agree
+
+private struct Theme: Sendable, Equatable { let name: String }
+private final class AgreeHost {
+  @Inject var theme: Theme
+  @Inject var optionalTheme: Theme?
+  @Inject var primary: Theme
+  @Inject var counter: Int
+}
+
+// MARK: Weak-shared
+
+private final class Session: Sendable {}
+
+// MARK: Names and all bindings
+
+private protocol Plugin: Sendable { var id: String { get } }
+private struct AudioPlugin: Plugin, Constructible { let id = "audio"; init() {} }
+private struct VideoPlugin: Plugin, Constructible { let id = "video"; init() {} }
+private struct TextPlugin: Plugin, Constructible { let id = "text"; init() {} }
+
+// MARK: Conversion checks
+
+private protocol Drawable {}
+private protocol Sizable {}
+private class Shape {}
+private final class Square: Shape, Drawable, Sizable {}
+private struct Point: Drawable {}
+
+@Suite struct ContainerTests {
+  @Test func anUnmappedConcreteTypeIsConstructedAndFilledWithDependenciesOfDependencies() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.constructUnboundTypes()
+      try Injection.inject((any CarEngine).self).to(CarHybridEngine.self)
+      let car = try Injection.resolve(Car.self)
+      #expect(car.wheel1 !== car.wheel2)  // each property got its own new wheel
+      let engine = try #require(car.engine as? CarHybridEngine)
+      _ = engine.fuel  // a dependency of a dependency, constructed too
+      #expect(try Injection.resolve(Car.self) !== car)  // unbound types are built per resolve
+    }
+  }
+
+  @Test func unboundTypesAreNotConstructedUnlessSwitchedOn() throws {
+    try Injection.withIsolatedInjections {
+      #expect(throws: ResolutionError.self) { try Injection.resolve(CarWheel.self) }
+      do {
+        _ = try Injection.resolve(CarWheel.self)
+      } catch let error as ResolutionError {
+        #expect(error.description.contains("Injection.constructUnboundTypes()"))
+      }
+    }
+  }
+
+  @Test func anUnmappedProtocolIsATypedErrorNamingTheTypeAndTheRule() throws {
+    do {
+      _ = try Injection.resolve((any Unmapped).self)
+      Issue.record("resolved an unbound protocol")
+    } catch let error as ResolutionError {
+      guard case .unbound(let type, let name, let hint) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(type == "InjectPluginTests.Unmapped")
+      #expect(name == nil)
+      #expect(hint.hasPrefix("Injection.inject((any Unmapped).self).value(…)"))
+    }
+    #expect(try Injection.resolve((any Unmapped)?.self) == nil)  // an optional is nil, as a read would be
+  }
+
+  @Test func aClassMappingGivesANewInstancePerResolve() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject((any Vehicle).self).to(Bike.self)
+      let first = try Injection.resolve((any Vehicle).self)
+      let second = try Injection.resolve((any Vehicle).self)
+      #expect(first is Bike)
+      #expect(first !== second)
+    }
+  }
+
+  @Test func singletonsAreIdentical() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Model.self).singleton(Model.self)
+      #expect(try Injection.resolve(Model.self) === Injection.resolve(Model.self))
+    }
+  }
+
+  @Test func aSingletonFactoryIsCalledOnceForResolvesAndReads() throws {
+    final class Host { @Inject var clock: Clock }
+    let built = Births()
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Clock.self).singleton { _ in
+        built.note()
+        return Clock()
+      }
+      let resolved = try Injection.resolve(Clock.self)
+      #expect(Host().clock === resolved)
+      #expect(Host().clock === resolved)
+      #expect(try Injection.resolve(Clock?.self) === resolved)
+      #expect(built.total == 1)
+    }
+  }
+
+  @Test func anInstanceMappingIsReturnedUnchanged() throws {
+    try Injection.withIsolatedInjections {
+      let garage = Garage()
+      try Injection.inject(Garage.self).value(garage)
+      #expect(try Injection.resolve(Garage.self) === garage)
+    }
+  }
+
+  @Test func circularSingletonsResolveToEachOther() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Husband.self).singleton { _ in Husband() }
+      try Injection.inject(Wife.self).singleton { _ in Wife() }
+      let husband = try Injection.resolve(Husband.self)
+      #expect(husband.wife.husband === husband)
+      #expect(try Injection.resolve(Wife.self).husband.wife === husband.wife)
+    }
+  }
+
+  @Test func aFactoryReceivesTheResolverAndTheCallersArguments() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Clock.self).value(Clock())
+      try Injection.inject(Greeter.self).provider { resolver in
+        Greeter(clock: try resolver.resolve(Clock.self), name: try resolver.argument(0, as: String.self))
+      }
+      let greeter = try Injection.resolve(Greeter.self, arguments: "Ann")
+      #expect(greeter.name == "Ann")
+      #expect(greeter.clock === (try Injection.resolve(Clock.self)))
+      #expect(throws: ResolutionError.missingArgument(index: 0, expected: "Swift.String", given: ["Swift.Int"])) {
+        try Injection.resolve(Greeter.self, arguments: 5)
+      }
+    }
+  }
+
+  @Test func anEagerSingletonIsBuiltAtCommit() throws {
+    try Injection.withIsolatedInjections {
+      #expect(eagerBirths.total == 0)
+      try Injection.inject(EagerService.self).eagerSingleton(EagerService.self)
+      #expect(eagerBirths.total == 1)  // built by the commit, before anyone asked
+      _ = try Injection.resolve(EagerService.self)
+      #expect(eagerBirths.total == 1)
+
+      let lets = InjectionRules()
+      try lets.inject(BatchEagerService.self).eagerSingleton { _ in BatchEagerService() }
+      #expect(batchEagerBirths.total == 0)  // recorded, not committed
+      try Injection.commit(lets)
+      #expect(batchEagerBirths.total == 1)
+    }
+  }
+
+  @Test func unmapRemovesTheBinding() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject((any Vehicle).self).to(Truck.self)
+      #expect(try Injection.resolve((any Vehicle).self) is Truck)
+      try Injection.inject((any Vehicle).self).reject()
+      #expect(throws: ResolutionError.self) { try Injection.resolve((any Vehicle).self) }
+    }
+  }
+
+  @Test func mappingATypeThatIsNotTheBoundOneIsATypedErrorAtCommit() {
+    Injection.withIsolatedInjections {
+      #expect(
+        throws: ResolutionError.notConvertible(
+          implementation: "InjectPluginTests.NotAVehicle", boundType: "InjectPluginTests.Vehicle")
+      ) {
+        try Injection.inject((any Vehicle).self).to(NotAVehicle.self)
+      }
+      #expect(throws: ResolutionError.self) { try Injection.resolve((any Vehicle).self) }  // nothing committed
+      let lets = InjectionRules()
+      #expect(throws: ResolutionError.self) { try lets.inject((any Vehicle).self).singleton(NotAVehicle.self) }
+      #expect(lets.changes.isEmpty)
+    }
+  }
+
+  @Test func theCompletionHookRunsOnceWithInjectionsInPlace() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(CompletionClock.self).value(CompletionClock())
+      try Injection.inject(Completed.self).singleton(Completed.self)
+      let completed = try Injection.resolve(Completed.self)
+      _ = try Injection.resolve(Completed.self)
+      #expect(completed.calls.load(ordering: .relaxed) == 1)
+      #expect(completed.sawClock.load(ordering: .relaxed) == 7)
+    }
+  }
+
+  @Test func aThreeLevelSubclassChainHasAllItsDeclaredPropertiesFilled() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.constructUnboundTypes()
+      let leaf = try Injection.resolve(ChainLeaf.self)
+      #expect(leaf.first !== leaf.second)
+      #expect(leaf.second !== leaf.third)
+      #expect(Injection.isInjected(ChainBase.self, "first"))
+      #expect(Injection.isInjected(ChainMiddle.self, "second"))
+    }
+  }
+
+  @Test func aCycleAmongProvidersIsATypedErrorShowingTheChain() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(LoopA.self).provider { LoopA(try $0.resolve(LoopB.self)) }
+      try Injection.inject(LoopB.self).singleton { LoopB(try $0.resolve(LoopC.self)) }
+      try Injection.inject(LoopC.self).provider { LoopC(try $0.resolve(LoopA.self)) }
+      let chain = [
+        "InjectPluginTests.LoopA", "InjectPluginTests.LoopB", "InjectPluginTests.LoopC", "InjectPluginTests.LoopA",
+      ]
+      #expect(throws: ResolutionError.cycle(chain)) { try Injection.resolve(LoopA.self) }
+      do {
+        _ = try Injection.resolve(LoopA.self)
+      } catch let error as ResolutionError {
+        #expect(error.description.contains("LoopA → InjectPluginTests.LoopB → InjectPluginTests.LoopC → "))
+      }
+      try Injection.inject(SelfLoop.self, named: "loop").singleton {
+        SelfLoop(try $0.resolve(SelfLoop.self, named: "loop"))
+      }
+      #expect(
+        throws: ResolutionError.cycle([
+          "InjectPluginTests.SelfLoop named \"loop\"", "InjectPluginTests.SelfLoop named \"loop\"",
+        ])
+      ) { try Injection.resolve(SelfLoop.self, named: "loop") }
+    }
+  }
+
+  @Test func aCycleThroughPropertyReadsInInitializersStopsWithTheChainInsteadOfHanging() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(InitLoopA.self).singleton { _ in InitLoopA() }
+      try Injection.inject(InitLoopB.self).singleton { _ in InitLoopB() }
+      _ = try? Injection.resolve(InitLoopA.self)
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("InjectPluginTests.InitLoopA → InjectPluginTests.InitLoopB → InjectPluginTests.InitLoopA"))
+  }
+
+  @Test func resolveReturnsWhatAnInjectPropertyOfTheTypeReads() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Theme.self).value(Theme(name: "dark"))
+      try Injection.inject(Theme.self, named: "primary").value(Theme(name: "blue"))
+      try Injection.inject(Int.self).getter { _, storage, original in (storage ?? 40) + 2 }
+      let host = AgreeHost()
+      #expect(try Injection.resolve(Theme.self) == host.theme)
+      #expect(try Injection.resolve(Theme?.self) == host.optionalTheme)  // T reaches T?
+      #expect(try Injection.resolve(Theme.self, named: "primary") == host.primary)
+      #expect(host.primary.name == "blue")
+      #expect(try Injection.resolve(Int.self) == host.counter)
+      #expect(host.counter == 42)
+      // A name nothing is bound to reads what the type alone gives, as a property with that name would.
+      #expect(try Injection.resolve(Theme.self, named: "secondary").name == "dark")
+    }
+  }
+
+  @Test func resolveInsideAnOverrideScopeSeesTheScopesRules() throws {
+    final class Marker: Sendable { let id: Int; init(_ id: Int) { self.id = id } }
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Marker.self).value(Marker(1))
+      try Injection.withOverrides({ lets in try lets.inject(Marker.self).value(Marker(2)) }) { () throws in
+        #expect(try Injection.resolve(Marker.self).id == 2)
+      }
+      #expect(try Injection.resolve(Marker.self).id == 1)
+    }
+  }
+
+  @Test func aWeakSharedObjectIsSharedWhileSomeoneHoldsIt() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Session.self).weakShared { _ in Session() }
+      var held: Session? = try Injection.resolve(Session.self)
+      #expect(try Injection.resolve(Session.self) === held)
+      weak let old = held
+      held = nil
+      #expect(old == nil)
+      let fresh = try Injection.resolve(Session.self)
+      #expect(try Injection.resolve(Session.self) === fresh)
+    }
+  }
+
+  @Test func namesTellBindingsApartAndResolveAllKeepsRegistrationOrder() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject((any Plugin).self, named: "video").to(VideoPlugin.self)
+      try Injection.inject((any Plugin).self).to(TextPlugin.self)
+      try Injection.inject((any Plugin).self, named: "audio").to(AudioPlugin.self)
+      #expect(try Injection.resolve((any Plugin).self, named: "audio").id == "audio")
+      let all = try Injection.resolveAll((any Plugin).self).map(\.id)
+      #expect(all == ["video", "text", "audio"])
+      try Injection.inject((any Plugin).self, named: "video").value(VideoPlugin())  // re-binding keeps its place
+      try Injection.inject((any Plugin).self, named: "audio").reject()
+      #expect(try Injection.resolveAll((any Plugin).self).map(\.id) == ["video", "text"])
+    }
+  }
+
+  @Test func conversionChecksFollowTheRuntime() {
+    #expect(Injection.isConvertible(Square.self, to: (any Drawable).self) == true)
+    #expect(Injection.isConvertible(Square.self, to: (any Drawable & Sizable).self) == true)
+    #expect(Injection.isConvertible(Square.self, to: (any Shape & Drawable).self) == true)
+    #expect(Injection.isConvertible(Point.self, to: (any Shape & Drawable).self) == false)
+    #expect(Injection.isConvertible(Point.self, to: (any Drawable)?.self) == true)
+    #expect(Injection.isConvertible(Point.self, to: (any Sizable).self) == false)
+    #expect(Injection.isConvertible(Point.self, to: AnyObject.self) == false)
+    #expect(Injection.isConvertible(Square.self, to: AnyObject.self) == true)
+    #expect(Injection.isConvertible(Square.self, to: Shape.self) == true)
+    #expect(Injection.isConvertible(Shape.self, to: Square.self) == false)
+    #expect(Injection.isConvertible(Point.self, to: Any.self) == true)
+  }
+}
