@@ -1,4 +1,4 @@
-import InjectionOwnerLifetime
+internal import InjectionOwnerLifetime
 
 /// Declares one property stored per owner object, for properties declared in extensions (Swift has no
 /// stored properties there) and `static` properties: the declaration is a class that is never

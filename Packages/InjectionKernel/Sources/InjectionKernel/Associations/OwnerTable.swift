@@ -1,4 +1,4 @@
-import InjectionOwnerLifetime
+internal import InjectionOwnerLifetime
 
 #if canImport(ObjectiveC)
   import ObjectiveC
