@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "ForcePlugin", targets: ["ForcePlugin"]),
     .library(name: "DefaultsPlugin", targets: ["DefaultsPlugin"]),
     .library(name: "InjectionTesting", targets: ["InjectionTesting"]),
+    .library(name: "AssociatePlugin", targets: ["AssociatePlugin"]),
   ],
   targets: [
     .target(
@@ -32,6 +33,13 @@ let package = Package(
     .target(name: "ForcePlugin", dependencies: ["InjectionKernel"], path: "Packages/ForcePlugin/Sources/ForcePlugin"),
     .target(
       name: "DefaultsPlugin", dependencies: ["InjectionKernel"], path: "Packages/DefaultsPlugin/Sources/DefaultsPlugin"),
+    .target(
+      name: "AssociatePlugin", dependencies: ["InjectionKernel"],
+      path: "Packages/AssociatePlugin/Sources/AssociatePlugin"),
+    .testTarget(
+      name: "AssociatePluginTests",
+      dependencies: ["AssociatePlugin", "InjectPlugin", "ImperativePlugin", "TestSupport"],
+      path: "Tests/AssociatePluginTests"),
     .testTarget(
       name: "DefaultsPluginTests",
       dependencies: ["DefaultsPlugin", "ImperativePlugin", "InjectionTesting", "TestSupport"],
