@@ -40,6 +40,20 @@ final class Player {
   @Defaulted var volume: Double
 }
 
+// Associated storage.
+
+struct Noted<Value>: InjectionMarker {
+  static var plugin: PluginID { PluginID("Noted") }
+}
+
+extension Player {
+  final class Emblem: AssociatedProperty<Player, Noted<String?>> {}
+  var emblem: String? {
+    get { Emblem[self] }
+    set { Emblem[self] = newValue }
+  }
+}
+
 // The guide's marker with a declaration argument and scoped state.
 
 @propertyWrapper
@@ -91,6 +105,13 @@ final class Badge {
 }
 
 @Suite struct ReadmeExamples {
+  @Test func associatedStorage() {
+    let player = Player()
+    player.emblem = "gold"
+    #expect(player.emblem == "gold")
+    #expect(Injection.declaredProperties(of: Player.self).map(\.name) == ["volume", "emblem"])
+  }
+
   @Test func declarationArgumentsAndScopedState() throws {
     let rules = InjectionRules()
     rules.injectLabels(in: Badge.self)

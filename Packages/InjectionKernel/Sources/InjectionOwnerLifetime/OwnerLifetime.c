@@ -161,8 +161,8 @@ long ik_owner_lifetime_hooked_count(void) {
   return count;
 }
 
-/// Whether the mapping holding `address` is writable now, from /proc/self/maps (-1: not found).
-static int isWritable(unsigned long address) {
+/// The protection (PROT_* bits) of the mapping holding `address`, from /proc/self/maps; -1 if not found.
+static int protectionOf(unsigned long address) {
   FILE *maps = fopen("/proc/self/maps", "r");
   if (maps == NULL) return -1;
   char line[512];
@@ -171,7 +171,7 @@ static int isWritable(unsigned long address) {
     unsigned long start, end;
     char perms[5];
     if (sscanf(line, "%lx-%lx %4s", &start, &end, perms) == 3 && address >= start && address < end) {
-      result = perms[1] == 'w';
+      result = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | (perms[2] == 'x' ? PROT_EXEC : 0);
       break;
     }
   }
@@ -187,18 +187,19 @@ int ik_owner_lifetime_install(const void *metadata) {
   }
   _Atomic(ik_destroy_fn) *word = (_Atomic(ik_destroy_fn) *)((char *)metadata + destroyOffset);
   // Metadata of classes in a shared library or a position-independent executable is in relocated
-  // read-only data (RELRO) once the loader finished: make that page writable for one store, then
-  // read-only again (nobody else writes RELRO pages; installations are serialized by installLock).
+  // read-only data (RELRO) once the loader finished: make that page writable for one store, then give
+  // it its protection back (nobody else writes RELRO pages; installations are serialized by
+  // installLock; the word is 8-byte aligned, so it lies within one page).
   unsigned long page = (unsigned long)sysconf(_SC_PAGESIZE);
   unsigned long address = (unsigned long)word;
   unsigned long first = address & ~(page - 1);
-  unsigned long length = ((address + sizeof(void *) - 1) & ~(page - 1)) - first + page;
-  int writable = isWritable(address);
-  if (writable < 0) {
+  int protection = protectionOf(address);
+  if (protection < 0) {
     pthread_mutex_unlock(&installLock);
     return EFAULT;
   }
-  if (!writable && mprotect((void *)first, length, PROT_READ | PROT_WRITE) != 0) {
+  int writable = (protection & PROT_WRITE) != 0;
+  if (!writable && mprotect((void *)first, page, protection | PROT_READ | PROT_WRITE) != 0) {
     int error = errno;
     pthread_mutex_unlock(&installLock);
     return error;
@@ -206,7 +207,7 @@ int ik_owner_lifetime_install(const void *metadata) {
   ik_destroy_fn original = atomic_load_explicit(word, memory_order_relaxed);
   remember(metadata, original);
   atomic_store_explicit(word, ik_owner_destroy_hook, memory_order_release);
-  if (!writable) mprotect((void *)first, length, PROT_READ);
+  if (!writable) mprotect((void *)first, page, protection);
   pthread_mutex_unlock(&installLock);
   return 0;
 }

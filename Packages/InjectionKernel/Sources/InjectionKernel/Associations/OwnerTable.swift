@@ -151,14 +151,16 @@ final class OwnerTable: @unchecked Sendable {  // each stripe's state is guarded
   }
 
   #if canImport(ObjectiveC)
-    /// The key of the record's Objective-C association (its address is the key).
-    private static let associationKey = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+    /// The address of one allocated byte: the key of the record's Objective-C association.
+    private static let associationKeyAddress = UInt(
+      bitPattern: UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
     /// The owner's record, as its associated object (stripe lock held: creation is not racing).
     private func recordHoldingLock(of owner: AnyObject) -> OwnerRecord {
-      if let record = objc_getAssociatedObject(owner, Self.associationKey) as? OwnerRecord { return record }
+      let key = UnsafeRawPointer(bitPattern: Self.associationKeyAddress)!
+      if let record = objc_getAssociatedObject(owner, key) as? OwnerRecord { return record }
       let record = OwnerRecord(owner: owner)
-      objc_setAssociatedObject(owner, Self.associationKey, record, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+      objc_setAssociatedObject(owner, key, record, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
       return record
     }
   #else

@@ -62,8 +62,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private var associatedNonBases: Set<UnsafeRawPointer> = []
   /// Non-generic declaration classes found by the running pass, resolved at its end.
   private var pendingDeclarations: [ClassDescriptor] = []
-  /// How many declaration classes the passes found (generic ones included).
-  private var declarationsFound = 0
+  /// The declaration classes the passes found (generic ones included), each noted once.
+  private var declarationsFound: Set<ContextDescriptor> = []
   /// The associated properties resolved so far, by declaration class, by owner, and in order.
   private var associatedByDeclaration: [UInt: PropertyDescriptor] = [:]
   private var associatedByOwner: [ObjectIdentifier: [PropertyDescriptor]] = [:]
@@ -128,9 +128,6 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
-  /// How many associated-property declaration classes the passes found.
-  var associatedDeclarationCount: Int { lock.withLock { declarationsFound } }
-
   private func resolveAssociated(_ declaration: any AssociatedPropertyDeclaration.Type) -> PropertyDescriptor {
     let id = UInt(bitPattern: unsafeBitCast(declaration, to: UnsafeRawPointer.self))
     if let known = associatedByDeclaration[id] { return known }
@@ -184,12 +181,9 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     guard superName.leadingReferenceIsOutermost, isAssociatedDeclaration(lead: lead.pointer, bases: bases) else {
       return
     }
-    if descriptor.isGeneric {
-      // Either a generic base of its own (checked when its subclasses are met) or a declaration nested in
-      // a generic type (cataloged per specialization on first access).
-      declarationsFound += 1
-    } else {
-      declarationsFound += 1
+    // A generic class is either a base of its own (checked when its subclasses are met) or a
+    // declaration nested in a generic type (cataloged per specialization on first access).
+    if declarationsFound.insert(descriptor.context).inserted, !descriptor.isGeneric {
       pendingDeclarations.append(descriptor)
     }
   }
