@@ -210,7 +210,8 @@ extension ChurnHost {
       #expect(ReuseHost.Tag[owner] == nil)
       ReuseHost.Tag[owner] = index
     }
-    #expect(reused > 0, "the allocator reused no address: the test proved nothing")
+    // The address sanitizer's allocator never hands a freed address out again.
+    #expect(reused > 0 || addressSanitizerIsActive, "the allocator reused no address: the test proved nothing")
   }
 
   @Test func aValueAttachedInAFailingInitializerIsNeverSeenByLaterObjects() {
@@ -273,7 +274,6 @@ extension ChurnHost {
 
   @Test func ownersComeAndGoOnManyThreads() {
     let live = Counter()
-    let before = Injection.associatedStorageStatistics.liveOwners
     concurrently(threads: 8) { thread in
       var kept: [ChurnHost] = []
       for index in 0..<5_000 {
@@ -285,7 +285,8 @@ extension ChurnHost {
         if kept.count > 50 { kept.removeFirst(25) }
       }
     }
+    // Every value died with its owner (the tables' size is checked by AssociatePlugin's million-owner
+    // test; owners of tests running beside this one would blur it here).
     #expect(live.count == 0)
-    #expect(Injection.associatedStorageStatistics.liveOwners <= before + 64)
   }
 }
