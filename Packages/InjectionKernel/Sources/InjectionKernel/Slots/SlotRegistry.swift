@@ -82,7 +82,8 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` a
     var properties: [PropertyDescriptor] = []
     var current: AnyClass? = cls
     while let candidate = current {
-      properties += PropertyCatalog.shared.declaredProperties(of: candidate)
+      // Associated properties (negative offsets) are not fields: their owners find their slots by key.
+      properties += PropertyCatalog.shared.declaredProperties(of: candidate).filter { $0.offset >= 0 }
       current = MetadataAccess.superclass(of: candidate)
     }
     let built = ClassSlots(
