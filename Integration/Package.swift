@@ -1,6 +1,19 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+let kernel = Target.Dependency.product(name: "InjectionKernel", package: "DeluxeInjection")
+let inject = Target.Dependency.product(name: "InjectPlugin", package: "DeluxeInjection")
+let lazy = Target.Dependency.product(name: "LazyPlugin", package: "DeluxeInjection")
+let defaults = Target.Dependency.product(name: "DefaultsPlugin", package: "DeluxeInjection")
+let force = Target.Dependency.product(name: "ForcePlugin", package: "DeluxeInjection")
+let imperative = Target.Dependency.product(name: "ImperativePlugin", package: "DeluxeInjection")
+let testing = Target.Dependency.product(name: "InjectionTesting", package: "DeluxeInjection")
+
+/// A matrix test target in `Tests/Matrix/<name>`, depending on `products` and the `@Probe` marker only.
+func matrix(_ name: String, _ products: [Target.Dependency]) -> Target {
+  .testTarget(name: name, dependencies: products + ["MatrixSupport"], path: "Tests/Matrix/\(name)")
+}
+
 /// The integration suite: the demo app and tests that need more than one image or several plugins
 /// together. It depends on the product's root package by path, as an app would.
 let package = Package(
@@ -36,6 +49,22 @@ let package = Package(
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
         .product(name: "ImperativePlugin", package: "DeluxeInjection"),
       ]),
+    // The combination matrix: one test target per combination of products, each depending on those
+    // products only (and on MatrixSupport's kernel-only @Probe marker, which every fixture carries).
+    .target(name: "MatrixSupport", dependencies: [kernel], path: "Tests/Matrix/MatrixSupport"),
+    matrix("KernelAloneTests", [kernel]),
+    matrix("InjectAloneTests", [inject]),
+    matrix("LazyAloneTests", [lazy]),
+    matrix("DefaultsAloneTests", [defaults]),
+    matrix("ForceAloneTests", [force]),
+    matrix("ImperativeAloneTests", [imperative]),
+    matrix("TestingAloneTests", [kernel, testing]),
+    matrix("InjectWithImperativeTests", [inject, imperative]),
+    matrix("LazyWithImperativeTests", [lazy, imperative]),
+    matrix("DefaultsWithImperativeTests", [defaults, imperative]),
+    matrix("ForceWithImperativeTests", [force, imperative]),
+    matrix("AllPluginsWithTestingTests", [inject, lazy, defaults, force, imperative, testing]),
+    matrix("ThirdPartyPluginsTests", [kernel, "AuditPlugin", "EnvPlugin"]),
   ],
   swiftLanguageModes: [.v6]
 )

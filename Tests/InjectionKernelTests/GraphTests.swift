@@ -23,18 +23,20 @@ private final class GraphPeer<Element> {
     #expect(
       edges == [
         InjectionGraph.Edge(
-          className: "InjectionKernelTests.GraphHost", property: "port", valueType: "Swift.Int",
+          className: "InjectionKernelTests.GraphHost", property: "port", valueType: "Int",
           service: "tracked 8080", plugin: "Tracked"),
         InjectionGraph.Edge(
-          className: "InjectionKernelTests.GraphHost", property: "title", valueType: "Swift.String",
+          className: "InjectionKernelTests.GraphHost", property: "title", valueType: "String",
           service: "tracked home", plugin: "Tracked"),
       ])
   }
 
   @Test func dotGroupsServicesByPluginAndLabelsEachProperty() {
     let graph = InjectionGraph(edges: [
-      .init(className: "App.Screen", property: "title", valueType: "Swift.String", service: "value \"x\"", plugin: "Inject"),
-      .init(className: "App.Box<Swift.Int>", property: "cache", valueType: "[Swift.Int]", service: "lazy", plugin: "Lazy"),
+      .init(
+        className: "App.Screen", property: "title", valueType: "String", service: "value \"x\"", plugin: "Inject"),
+      .init(
+        className: "App.Box<Swift.Int>", property: "cache", valueType: "[Swift.Int]", service: "lazy", plugin: "Lazy"),
       .init(className: "App.Screen", property: "clock", valueType: "App.Clock", service: "lazy", plugin: "Lazy"),
     ])
     #expect(graph.classNames == ["App.Box<Swift.Int>", "App.Screen"])
@@ -56,7 +58,7 @@ private final class GraphPeer<Element> {
           }
           c0 -> p1s0 [label="cache: [Swift.Int]"];
           c1 -> p1s0 [label="clock: App.Clock"];
-          c1 -> p0s0 [label="title: Swift.String"];
+          c1 -> p0s0 [label="title: String"];
         }
         """)
     #expect(graph.description == graph.dot)
@@ -64,7 +66,9 @@ private final class GraphPeer<Element> {
 
   @Test func mermaidEscapesQuotesAndAngleBrackets() {
     let graph = InjectionGraph(edges: [
-      .init(className: "App.Box<Swift.Int>", property: "name", valueType: "Swift.String", service: "value \"x\"", plugin: "Inject")
+      .init(
+        className: "App.Box<Swift.Int>", property: "name", valueType: "Swift.String", service: "value \"x\"",
+        plugin: "Inject")
     ])
     #expect(
       graph.mermaid == """

@@ -15,7 +15,7 @@ public struct InjectionGraph: Sendable, Hashable, CustomStringConvertible {
     public let className: String
     /// The property's name.
     public let property: String
-    /// The property's value type, readable (`Swift.Int?`).
+    /// The property's value type as written in source (`Int?`, `[String]`).
     public let valueType: String
     /// What the injection hands out: its summary.
     public let service: String
@@ -152,7 +152,7 @@ extension Injection {
       edges: injectedProperties().compactMap { property in
         guard let injection = injection(for: property) else { return nil }
         return InjectionGraph.Edge(
-          className: property.className, property: property.name, valueType: property.valueTypeName,
+          className: property.className, property: property.name, valueType: Injection.sourceSpelling(of: property.valueType),
           service: injection.summary, plugin: property.plugin?.name ?? "-")
       })
   }
