@@ -24,13 +24,10 @@ let package = Package(
   ],
   dependencies: [.package(name: "DeluxeInjection", path: "..")],
   targets: [
-    .executableTarget(
-      name: "Demo",
-      dependencies: [
-        .product(name: "InjectPlugin", package: "DeluxeInjection"),
-        .product(name: "LazyPlugin", package: "DeluxeInjection"),
-        .product(name: "ImperativePlugin", package: "DeluxeInjection"),
-      ]),
+    // The demo app, a small notes tool wired entirely by the plugins.
+    .executableTarget(name: "Demo", dependencies: [inject, lazy, defaults, force, imperative]),
+    // Runs the built demo twice against a scratch configuration directory.
+    .testTarget(name: "DemoTests"),
     .executableTarget(name: "LazyOnly", dependencies: [.product(name: "LazyPlugin", package: "DeluxeInjection")]),
     .target(name: "AuditPlugin", dependencies: [.product(name: "InjectionKernel", package: "DeluxeInjection")]),
     // A third-party plugin whose marker takes a declaration argument: `@Env("HOME")`.

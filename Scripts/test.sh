@@ -18,7 +18,7 @@ echo "== integration suite (its own package: the demo, a dlopen'd image, plugins
 swift build --package-path Integration -Xswiftc -warnings-as-errors
 swift build --package-path Integration --build-tests -Xswiftc -warnings-as-errors
 swift test --package-path Integration --skip-build
-swift run --package-path Integration --skip-build Demo >/dev/null
+XDG_CONFIG_HOME="$(mktemp -d)" swift run --package-path Integration --skip-build Demo >/dev/null  # a scratch settings home
 swift run --package-path Integration --skip-build LazyOnly  # an app depending on one plugin alone
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then

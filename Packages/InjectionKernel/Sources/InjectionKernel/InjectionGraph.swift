@@ -152,8 +152,9 @@ extension Injection {
       edges: injectedProperties().compactMap { property in
         guard let injection = injection(for: property) else { return nil }
         return InjectionGraph.Edge(
-          className: property.className, property: property.name, valueType: Injection.sourceSpelling(of: property.valueType),
-          service: injection.summary, plugin: property.plugin?.name ?? "-")
+          className: property.className, property: property.name,
+          valueType: Injection.sourceSpelling(of: property.valueType), service: injection.summary,
+          plugin: property.plugin?.name ?? "-")
       })
   }
 }
