@@ -4,7 +4,6 @@ import Testing
 private final class GraphHost {
   @Tracked var port: Int
   @Tracked var title: String
-  @Counted var hits: Int
   @Tracked var notInjected: Double
 }
 
