@@ -29,11 +29,12 @@ let package = Package(
     // Runs the built demo twice against a scratch configuration directory.
     .testTarget(name: "DemoTests"),
     .executableTarget(name: "LazyOnly", dependencies: [.product(name: "LazyPlugin", package: "DeluxeInjection")]),
-    .target(name: "AuditPlugin", dependencies: [.product(name: "InjectionKernel", package: "DeluxeInjection")]),
+    // Two third-party plugins, written against InjectionKernel's public API only, each with its README
+    // (whose examples its tests' ReadmeExamples.swift compiles).
+    .target(name: "AuditPlugin", dependencies: [kernel], exclude: ["README.md"]),
+    .testTarget(name: "AuditPluginTests", dependencies: ["AuditPlugin"]),
     // A third-party plugin whose marker takes a declaration argument: `@Env("HOME")`.
-    .target(
-      name: "EnvPlugin", dependencies: [.product(name: "InjectionKernel", package: "DeluxeInjection")],
-      exclude: ["README.md"]),
+    .target(name: "EnvPlugin", dependencies: [kernel], exclude: ["README.md"]),
     .testTarget(name: "EnvPluginTests", dependencies: ["EnvPlugin"]),
     .target(
       name: "DynamicFixture",
