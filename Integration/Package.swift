@@ -8,6 +8,7 @@ let defaults = Target.Dependency.product(name: "DefaultsPlugin", package: "Delux
 let force = Target.Dependency.product(name: "ForcePlugin", package: "DeluxeInjection")
 let imperative = Target.Dependency.product(name: "ImperativePlugin", package: "DeluxeInjection")
 let testing = Target.Dependency.product(name: "InjectionTesting", package: "DeluxeInjection")
+let dynamic = Target.Dependency.product(name: "DeluxeInjectionDynamic", package: "DeluxeInjection")
 
 /// A matrix test target in `Tests/Matrix/<name>`, depending on `products` and the `@Probe` marker only.
 func matrix(_ name: String, _ products: [Target.Dependency]) -> Target {
@@ -20,7 +21,9 @@ let package = Package(
   name: "DeluxeInjectionIntegration",
   products: [
     // Loaded with dlopen by the tests, so it must be its own image.
-    .library(name: "DynamicFixture", type: .dynamic, targets: ["DynamicFixture"])
+    .library(name: "DynamicFixture", type: .dynamic, targets: ["DynamicFixture"]),
+    // Loaded with dlopen by SharedKernelHost; both link the kernel through DeluxeInjectionDynamic.
+    .library(name: "SharedKernelFixture", type: .dynamic, targets: ["SharedKernelFixture"]),
   ],
   dependencies: [.package(name: "DeluxeInjection", path: "..")],
   targets: [
@@ -39,6 +42,10 @@ let package = Package(
     .target(
       name: "DynamicFixture",
       dependencies: [.product(name: "InjectPlugin", package: "DeluxeInjection")]),
+    // Several images, one kernel: a host and a library it opens with dlopen share the kernel of the
+    // DeluxeInjectionDynamic product.
+    .target(name: "SharedKernelFixture", dependencies: [dynamic]),
+    .executableTarget(name: "SharedKernelHost", dependencies: [dynamic]),
     .testTarget(
       name: "IntegrationTests",
       dependencies: [
