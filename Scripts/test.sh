@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command: lint, build with warnings as errors, run every test, then the thread sanitizer pass.
+# The test command: lint, build with warnings as errors, run every test, build the documentation, run the
+# integration package (matrix, demo, dlopen), then the thread sanitizer pass.
 # Usage: Scripts/test.sh            (set SKIP_TSAN=1 to skip the sanitizer run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,9 @@ python3 Scripts/check-readme-examples.py
 echo "== build and test (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
+
+echo "== documentation (DocC, one catalog per product, warnings are errors)"
+Scripts/docs.sh
 
 echo "== integration suite (its own package: the demo, a dlopen'd image, plugins together)"
 swift build --package-path Integration -Xswiftc -warnings-as-errors

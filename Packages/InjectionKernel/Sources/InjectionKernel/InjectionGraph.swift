@@ -75,7 +75,7 @@ public struct InjectionGraph: Sendable, Hashable, CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 
-  /// The graph as a Mermaid flowchart (a Markdown ```` ```mermaid ```` block renders it on GitHub).
+  /// The graph as a Mermaid flowchart (in Markdown, a code block marked `mermaid` renders it on GitHub).
   public var mermaid: String {
     var lines = ["flowchart LR"]
     for (index, name) in classNames.enumerated() {
