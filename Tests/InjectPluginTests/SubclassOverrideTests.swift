@@ -207,6 +207,15 @@ private final class ChainSubSub: ChainSub {}
     }
     #expect(sub.region == "us")
     #expect(Base().region == "eu")
+
+    try Injection.withOverrides({ lets in
+      try lets.inject(String.self).declared(in: Sub.self).value("scoped sub")
+      try lets.inject(String.self).declared(in: Sub.self).reject()
+    }) {
+      // A rejection naming the subclass hides the scope's own subclass rule; the process's shows through.
+      #expect(sub.region == "us")
+      #expect(Base().region == "eu")
+    }
   }
 
   @Test func aGenericSubclassCanHaveItsOwnInjection() throws {

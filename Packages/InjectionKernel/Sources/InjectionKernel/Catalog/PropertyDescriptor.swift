@@ -1,7 +1,8 @@
 /// One marked (or, when asked for, unmarked) stored property of one concrete class.
 ///
-/// A property is described once, on the class that declares it; subclasses inherit it. For a generic
-/// class each specialization that has been used (or named in a selection) has its own descriptor.
+/// A property is described once, on the class that declares it; subclasses inherit it, and see it
+/// through their views (``viewed(from:)``), which rules naming a subclass select. For a generic class
+/// each specialization that has been used (or named in a selection) has its own descriptor.
 /// Descriptors are cheap to copy (one shared, immutable record) and compare by class and offset.
 public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
   /// The immutable record behind a descriptor.

@@ -5,7 +5,7 @@ import Synchronization
 /// An instance reaches this once per marked property, on its first access; afterwards it keeps the slot
 /// in its storage. The marked properties of the instance's class and its superclasses are the
 /// candidates; the one whose field (at its offset in the instance) holds this storage object is the one
-/// being accessed. Reading the instance's words through a raw pointer needs no Swift access to the
+/// being accessed. Each class has its own slots, its views of the properties it inherits included. Reading the instance's words through a raw pointer needs no Swift access to the
 /// property, so concurrent first reads of one instance do not conflict.
 final class SlotRegistry: @unchecked Sendable {  // `byClass`, `byProperty`, `viewsByProperty`: guarded by `lock`
   static let shared = SlotRegistry()
