@@ -218,7 +218,7 @@ public enum Injection {
         seen.insert($0).inserted
       }
       return candidates.filter { view in
-        let level = scope?.decidingLevel(for: view) ?? log.decisionAndLevel(for: view)?.level ?? 0
+        let level = scope?.decidingLevel(for: view) ?? log.decidingLevel(for: view) ?? 0
         return level == view.viewDepth
       }
     }

@@ -51,7 +51,7 @@ extension Injection {
     func committedLevel(_ property: PropertyDescriptor) -> Int {
       guard property.isSubclassView else { return 0 }
       if let scope, let level = scope.decidingLevel(for: property) { return level }
-      return log.decisionAndLevel(for: property)?.level ?? 0
+      return log.decidingLevel(for: property) ?? 0
     }
     func currentLevel(_ property: PropertyDescriptor) -> Int { levels[property] ?? committedLevel(property) }
     func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {

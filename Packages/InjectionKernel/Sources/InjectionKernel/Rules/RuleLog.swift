@@ -123,11 +123,27 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
     return rules.flatMap { $0?.selection.namedClasses ?? [] }.filter { seen.insert(ObjectIdentifier($0)).inserted }
   }
 
-  /// The view whose injection `property`'s instances read with the committed rules: the view at the
-  /// level of the rule that decides (the declared property when none does).
-  func governingView(of property: PropertyDescriptor) -> PropertyDescriptor {
-    guard property.isSubclassView else { return property }
-    return property.view(atDepth: decisionAndLevel(for: property)?.level ?? 0)
+  /// The level of the rule that decides `property` (see ``decisionAndLevel(for:)``), found without
+  /// running builders: a builder's rule is taken to apply (it decides unless it skips the property).
+  /// `nil` when no rule decides.
+  func decidingLevel(for property: PropertyDescriptor) -> Int? {
+    var ceiling = Int.max
+    for case let rule? in rules.reversed() where rule.selection.matches(property) {
+      let level = rule.selection.level(for: property)
+      guard level < ceiling else { continue }
+      switch rule.action {
+      case .reject:
+        if level > 0 {
+          ceiling = level
+          continue
+        }
+        return 0
+      case .inject(let given):
+        if Injection.fitted(given, to: property, selection: rule.selection) != nil { return level }
+      case .build: return level
+      }
+    }
+    return nil
   }
 
   /// The first non-nil answer of `decide` over the committed rules, newest first (commit lock held):

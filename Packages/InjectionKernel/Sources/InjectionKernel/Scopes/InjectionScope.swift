@@ -224,15 +224,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   func decidingLevel(for property: PropertyDescriptor) -> Int? {
     var scope: InjectionScope? = liveSelfOrParent
     while let candidate = scope {
-      let decided =
-        if Self.entered === candidate {
-          candidate.rulesLock.withLock { candidate.rules.decisionAndLevel(for: property) }
-        } else {
-          Self.$entered.withValue(candidate) {
-            candidate.rulesLock.withLock { candidate.rules.decisionAndLevel(for: property) }
-          }
-        }
-      if let decided { return decided.level }
+      if let level = candidate.rulesLock.withLock({ candidate.rules.decidingLevel(for: property) }) { return level }
       scope = candidate.liveParent
     }
     return nil

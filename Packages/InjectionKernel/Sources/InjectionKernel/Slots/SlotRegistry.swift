@@ -114,13 +114,12 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass`, `byProperty`, `vi
   /// value, say).
   func slotHoldingCommitLock(for property: PropertyDescriptor, log: RuleLog) -> InjectionSlot {
     if let slot = existingSlot(for: property) { return slot }
-    let decided = log.decisionAndLevel(for: property)
-    let level = decided?.level ?? 0
+    let level = property.isSubclassView ? log.decidingLevel(for: property) ?? 0 : 0
     let injection =
-      if property.isSubclassView, level < property.viewDepth {
+      if level < property.viewDepth {
         slotHoldingCommitLock(for: property.view(atDepth: level), log: log).currentInjection
       } else {
-        decided?.decision ?? nil
+        log.injection(for: property)
       }
     return lock.withLock {
       if let slot = byProperty[property] { return slot }
