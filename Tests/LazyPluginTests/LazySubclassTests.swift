@@ -4,9 +4,11 @@ import Testing
 
 // A `@Lazy` property declared in a base class can be created differently for a subclass.
 
-private final class LazyLabel: Sendable {
+/// Constructible, so that other tests' `injectLazy()` (every `@Lazy` property) can build it too.
+private final class LazyLabel: LazyConstructible, Sendable {
   let text: String
   init(_ text: String) { self.text = text }
+  init() { text = "constructed" }
 }
 
 private class LazyBase {
