@@ -13,6 +13,16 @@ let package = Package(
     .library(name: "DefaultsPlugin", targets: ["DefaultsPlugin"]),
     .library(name: "InjectionTesting", targets: ["InjectionTesting"]),
     .library(name: "AssociatePlugin", targets: ["AssociatePlugin"]),
+    // The kernel and every plugin in one shared library, for processes of several images (an app that
+    // `dlopen`s plugins or modules): each image that links the static products above carries its own
+    // kernel, and a kernel injects only properties whose markers are its own. Depend on this product
+    // alone — in the app and in every library it loads — so that all of them share one kernel.
+    .library(
+      name: "DeluxeInjectionDynamic", type: .dynamic,
+      targets: [
+        "InjectionKernel", "InjectPlugin", "LazyPlugin", "ImperativePlugin", "ForcePlugin", "DefaultsPlugin",
+        "AssociatePlugin",
+      ]),
   ],
   targets: [
     .target(

@@ -38,6 +38,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   /// Marker facts per marker type descriptor (see `markerFacts(of:)`).
   private var markerFactsByDescriptor: [UnsafeRawPointer: MarkerFacts] = [:]
+  /// Field types of non-generic classes by the address of their mangled name. A module emits each
+  /// mangled type name once, and a name read in a non-generic context always denotes the same type, so
+  /// the 150 `@Inject var p: Int` fields of a module cost one demangling instead of 150.
+  private var fieldTypesByMangledName: [UnsafeRawPointer: Any.Type] = [:]
   /// Every stored field per class, marked or not, computed only when a plugin asks.
   private var allFields: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   private var resolvedOrder: [ObjectIdentifier] = []
@@ -454,6 +458,15 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     return (marker.plugin, marker.valueType)
   }
 
+  /// The type a field record of a non-generic class names, demangled once per mangled name.
+  private func fieldType(_ record: FieldRecord, in descriptor: ClassDescriptor) -> Any.Type? {
+    guard let name = record.mangledTypeName.map({ UnsafeRawPointer($0.start) }) else { return nil }
+    if let known = fieldTypesByMangledName[name] { return known }
+    let type = MetadataAccess.fieldType(record, in: descriptor)
+    if let type { fieldTypesByMangledName[name] = type }
+    return type
+  }
+
   /// Whether `cls`'s field offsets and field types can be read without `_forEachField`.
   private func isDirectlyReadable(_ cls: AnyClass, _ descriptor: ClassDescriptor) -> Bool {
     !descriptor.isGeneric && !descriptor.hasResilientSuperclass && MetadataAccess.isSafeSwiftClass(cls)
@@ -502,7 +515,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       } else {
         guard let record = records?[field.index], let recordName = record.name,
           let fieldOffset = MetadataAccess.fieldOffset(of: cls, descriptor: entry.descriptor, index: field.index),
-          let fieldType = MetadataAccess.fieldType(record, in: entry.descriptor)
+          let fieldType = fieldType(record, in: entry.descriptor)
         else { continue }
         (name, offset, type) = (String(cString: recordName), fieldOffset, fieldType)
       }

@@ -4,10 +4,10 @@ import Synchronization
 /// of the property once the instance has found it.
 ///
 /// A marker wrapper holds one of these (see ``MarkedPropertyWrapper``). A read takes the inlined fast
-/// path when the slot is known and its answer can be served: inside a ``ReadSection`` it loads the
+/// path when the slot is known and its answer can be served: inside a `ReadSection` it loads the
 /// slot's published answer and this instance's stored value and copies out the one that applies — no
 /// lock, no allocation. Everything else (an instance's first read, getters, fills, nothing injected)
-/// goes through ``answer(for:)``. Writes, fills and getters that change the storage run under this
+/// goes through `answer(for:)`. Writes, fills and getters that change the storage run under this
 /// instance's lock and publish a new immutable box; the replaced box is released once no read section
 /// can still be using it, before the write returns. A read racing with a write of the same instance
 /// therefore returns the old or the new value, as an Objective-C `atomic` property does.
