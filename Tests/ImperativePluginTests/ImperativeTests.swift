@@ -218,3 +218,44 @@ private final class TwiceHost {
     #expect(TwiceHost().number == 2)
   }
 }
+
+private class MixedBase {
+  @Inject var host: String
+  @Inject var port: Int
+}
+private final class MixedSub: MixedBase {}
+
+private class MixedIncompleteBase {
+  @Inject var host: String
+}
+private final class MixedIncompleteSub: MixedIncompleteBase {}
+
+@Suite struct ImperativeSubclassTests {
+  @Test func aBlockMixingBaseAndSubclassRulesIsCompleteAndSelectsNothingTwice() throws {
+    let plan = try Injection.imperative { lets in
+      lets.checkCompleteness(in: MixedBase.self)
+      try lets.inject(String.self).declared(in: MixedBase.self).value("base")
+      try lets.inject(Int.self).declared(in: MixedBase.self).value(1)
+      try lets.inject(String.self).declared(in: MixedSub.self).value("sub")
+    }
+    #expect(plan.multiplySelected.isEmpty)
+    #expect(plan.entries.filter(\.property.isSubclassView).map(\.property.name) == ["host"])
+    #expect(MixedBase().host == "base")
+    #expect(MixedSub().host == "sub")
+    #expect(MixedSub().port == 1)
+  }
+
+  @Test func aSubclassRuleAloneLeavesTheDeclaringClassMissing() throws {
+    do {
+      try Injection.imperative { lets in
+        lets.checkCompleteness(in: MixedIncompleteBase.self)
+        try lets.inject(String.self).declared(in: MixedIncompleteSub.self).value("sub")
+      }
+      Issue.record("expected missingInjections")
+    } catch InjectionError.missingInjections(let missing) {
+      #expect(missing.count == 1)
+      #expect(missing.first?.contains("MixedIncompleteBase.host: Swift.String (Inject)") == true)
+    }
+    #expect(!Injection.isInjected(MixedIncompleteSub.self, "host"))  // nothing applied
+  }
+}

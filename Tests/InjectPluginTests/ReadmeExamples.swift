@@ -51,6 +51,11 @@ private final class CacheUser {
   @Inject var cache: LegacyCache
 }
 
+private class Service {
+  @Inject var endpoint: String
+}
+private final class AuditService: Service {}
+
 @MainActor private final class AppConfig {
   @Inject static var settings: Settings
 }
@@ -113,6 +118,16 @@ struct ReadmeExamples {
     done.wait()
     #expect(account.owner?.name == "ann")
     #expect(account.limit == 10)
+  }
+
+  @Test func subclasses() throws {
+    try Injection.inject(String.self).declared(in: Service.self).value("https://api")
+    try Injection.inject(String.self).declared(in: AuditService.self).value("https://audit")
+    #expect(Service().endpoint == "https://api")
+    #expect(AuditService().endpoint == "https://audit")
+
+    try Injection.inject(String.self).declared(in: AuditService.self).reject()
+    #expect(AuditService().endpoint == "https://api")
   }
 
   @MainActor @Test func staticProperty() throws {

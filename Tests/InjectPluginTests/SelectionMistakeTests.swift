@@ -73,17 +73,24 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
     #expect(!Injection.isInjected(OptionalRetries.self, "retries"))
   }
 
-  @Test func anInheritedPropertyNamesItsDeclaringSuperclass() throws {
-    let error = injectionError { try Injection.inject(String.self).declared(in: MistakeSub.self).value("hi") }
+  @Test func namingASubclassOfTheDeclaringClassGivesItAnInjectionOfItsOwn() throws {
+    try Injection.inject(String.self).declared(in: MistakeSub.self).value("hi")
+    #expect(MistakeSub().greeting == "hi")
+    #expect(Injection.isInjected(MistakeSub.self, "greeting"))
+    #expect(!Injection.isInjected(MistakeBase.self, "greeting"))
+  }
+
+  @Test func aClassThatNeitherDeclaresNorInheritsThePropertyNamesItsNearMisses() throws {
+    let error = injectionError { try Injection.inject(String.self).declared(in: TimeoutHost.self).value("hi") }
     #expect(
       error
         == .selectionMatchesNothing(
-          selection: "Inject: type Swift.String, in InjectPluginTests.MistakeSub",
-          nearMisses: [
-            "InjectPluginTests.MistakeBase.greeting: Swift.String — it is declared by the superclass "
-              + "InjectPluginTests.MistakeBase: select declared(in: MistakeBase.self)"
-          ]))
-    #expect(!Injection.isInjected(MistakeBase.self, "greeting"))
+          selection: "Inject: type Swift.String, in InjectPluginTests.TimeoutHost", nearMisses: []))
+    let typo = injectionError { try Injection.inject(Int?.self).declared(in: MistakeSub.self).value(3) }
+    #expect(
+      typo
+        == .selectionMatchesNothing(
+          selection: "Inject: type Swift.Optional<Swift.Int>, in InjectPluginTests.MistakeSub", nearMisses: []))
   }
 
   @Test func aMistypedNameWithoutAClassIsATypo() throws {

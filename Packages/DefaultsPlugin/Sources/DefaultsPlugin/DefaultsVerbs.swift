@@ -22,6 +22,8 @@ extension InjectionRules {
 
   /// Turns on the `@Defaults` and `@ArchivedDefaults` properties declared by `classes` (or their
   /// subclasses) only. Naming a class without such a property throws `InjectionError.selectionMatchesNothing`.
+  /// A class's inherited properties get this rule's key and store for that class's instances (and its
+  /// subclasses') only: a subclass can keep its settings in a store of its own.
   public func injectDefaults(
     in classes: AnyClass..., key: DefaultsKeyChooser? = nil, store: DefaultsStoreChooser? = nil
   ) {
@@ -45,7 +47,8 @@ extension InjectionRules {
   }
 
   /// Turns off the `@Defaults` and `@ArchivedDefaults` properties declared by `classes` (or their
-  /// subclasses) only.
+  /// subclasses) only. For a property a class inherits, it removes the rules naming that class (or its
+  /// subclasses), so the declaring class's shows through for its instances.
   public func rejectDefaults(in classes: AnyClass...) {
     reject(PropertySelection(plugin: DefaultsPlugin.id).declared(in: classes))
   }

@@ -43,7 +43,10 @@ public struct InjectSelection<Value> {
     InjectSelection(selection: selection, rules: rules, isTypeOnly: false, bindingName: nil, key: key)
   }
 
-  /// Narrows to properties declared by `classes` or their subclasses.
+  /// Narrows to properties declared by `classes` or their subclasses, and to the properties these
+  /// classes inherit, for their instances (and their subclasses') only: naming a subclass of the class
+  /// that declares a property gives that subclass an injection of its own, while the declaring class
+  /// keeps its own (`PropertySelection.declared(in:)` tells the precedence).
   public func declared(in classes: AnyClass...) -> InjectSelection {
     narrowed(selection.declared(in: classes), key: key?.adding(classes: classes))
   }

@@ -58,11 +58,13 @@ public enum Injection {
       let plan = try makePlan(rules, log: log, listingEmpty: isListed)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
-      let slots = plan.entries.map {
+      let slots = plan.installs.map {
         SlotRegistry.shared.slotHoldingCommitLock(for: $0.property, log: log)
       }
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
-      let retired = zip(slots, plan.entries).map { slot, entry in slot.install(entry.injection) }
+      let retired = zip(slots, plan.installs).map { slot, install in
+        slot.install(install.injection, countingReplacement: install.countsReplacement)
+      }
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
       for change in rules.changes { log.record(change) }
       for action in rules.commitActions { action() }
@@ -176,10 +178,11 @@ public enum Injection {
   /// Whether `property` has an injection now.
   public static func isInjected(_ property: PropertyDescriptor) -> Bool { injection(for: property) != nil }
 
-  /// Whether the property `name` declared by `cls` (or inherited by it) has an injection now; `false`
-  /// when there is no such marked property (``property(named:of:)`` tells the two apart).
+  /// Whether the property `name` declared by `cls` (or inherited by it) has an injection now, for
+  /// instances of `cls` (a subclass may have an injection of its own); `false` when there is no such
+  /// marked property (``property(named:of:)`` tells the two apart).
   public static func isInjected(_ cls: AnyClass, _ name: String) -> Bool {
-    (try? property(named: name, of: cls)).map(isInjected) ?? false
+    (try? property(named: name, of: cls)).flatMap { $0.viewed(from: cls) }.map(isInjected) ?? false
   }
 
   /// The marked property `name` that `cls` declares or inherits.
@@ -194,16 +197,39 @@ public enum Injection {
     throw InjectionError.unknownProperty(className: Injection.typeName(cls), name: name)
   }
 
-  /// Every cataloged property that has an injection now, sorted by description.
+  /// Every cataloged property that has an injection now, and every subclass view with an injection of
+  /// its own (see ``PropertyDescriptor/viewed(from:)``), sorted by description.
   public static func injectedProperties() -> [PropertyDescriptor] {
-    markedProperties().filter(isInjected).sorted { $0.description < $1.description }
+    (markedProperties() + subclassViewsWithOwnInjections()).filter(isInjected).sorted {
+      $0.description < $1.description
+    }
   }
 
-  /// The classes declaring at least one injected property.
+  /// The subclass views that rules give an injection of their own, as the calling task sees them: a
+  /// rule naming a subclass of the declaring class decides for them.
+  public static func subclassViewsWithOwnInjections() -> [PropertyDescriptor] {
+    let scope = InjectionScope.anyActive ? InjectionScope.current : nil
+    return RuleLog.shared.withCommitLock { log -> [PropertyDescriptor] in
+      let named = log.namedClasses() + (scope?.namedClasses() ?? [])
+      guard !named.isEmpty else { return [] }
+      let index = PropertyCatalog.shared.indexedProperties(resolving: [])
+      var seen: Set<PropertyDescriptor> = []
+      let candidates = (SlotRegistry.shared.allViews() + named.flatMap(index.inheritedViews(from:))).filter {
+        seen.insert($0).inserted
+      }
+      return candidates.filter { view in
+        let level = scope?.decidingLevel(for: view) ?? log.decidingLevel(for: view) ?? 0
+        return level == view.viewDepth
+      }
+    }
+  }
+
+  /// The classes with at least one injected property: the classes declaring them, and the subclasses
+  /// with an injection of their own.
   public static func injectedClasses() -> [AnyClass] {
     var seen: Set<ObjectIdentifier> = []
     return injectedProperties().compactMap { property in
-      seen.insert(ObjectIdentifier(property.declaringClass)).inserted ? property.declaringClass : nil
+      seen.insert(ObjectIdentifier(property.viewingClass)).inserted ? property.viewingClass : nil
     }
   }
 

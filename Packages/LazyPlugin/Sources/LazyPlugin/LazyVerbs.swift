@@ -9,6 +9,8 @@ extension InjectionRules {
 
   /// Turns on the `@Lazy` properties declared by `classes` (or their subclasses) only — for an app that
   /// does not want to answer for a library's `@Lazy` properties, or a test that must not touch others'.
+  /// A class's inherited `@Lazy` properties are turned on for that class's instances (and its
+  /// subclasses') only.
   public func injectLazy(in classes: AnyClass...) {
     injectLazy(PropertySelection(plugin: LazyPlugin.id).declared(in: classes))
   }
@@ -50,7 +52,8 @@ extension InjectionRules {
   }
 
   /// Turns off the `@Lazy` properties declared by `classes` (or their subclasses) only: their reads
-  /// behave like plain stored properties again. Factories stay registered (a per-type factory serves
+  /// behave like plain stored properties again. For a property a class inherits, it removes the rules
+  /// naming that class (or its subclasses), so the declaring class's shows through for its instances. Factories stay registered (a per-type factory serves
   /// every class); `injectLazy(in:)` turns the properties on again.
   public func rejectLazy(in classes: AnyClass...) {
     rejectLazy(in: classes)
@@ -82,7 +85,10 @@ public struct LazySelection<Value> {
   public let selection: PropertySelection
   let rules: InjectionRules
 
-  /// Narrows to properties declared by `classes` or their subclasses.
+  /// Narrows to properties declared by `classes` or their subclasses, and to the properties these
+  /// classes inherit, for their instances (and their subclasses') only: naming a subclass of the class
+  /// that declares a property gives that subclass an injection of its own, while the declaring class
+  /// keeps its own (`PropertySelection.declared(in:)` tells the precedence).
   public func declared(in classes: AnyClass...) -> LazySelection {
     LazySelection(selection: selection.declared(in: classes), rules: rules)
   }

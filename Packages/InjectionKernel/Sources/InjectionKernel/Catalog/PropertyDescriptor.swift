@@ -1,7 +1,8 @@
 /// One marked (or, when asked for, unmarked) stored property of one concrete class.
 ///
-/// A property is described once, on the class that declares it; subclasses inherit it. For a generic
-/// class each specialization that has been used (or named in a selection) has its own descriptor.
+/// A property is described once, on the class that declares it; subclasses inherit it, and see it
+/// through their views (``viewed(from:)``), which rules naming a subclass select. For a generic class
+/// each specialization that has been used (or named in a selection) has its own descriptor.
 /// Descriptors are cheap to copy (one shared, immutable record) and compare by class and offset.
 public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
   /// The immutable record behind a descriptor.
@@ -16,11 +17,19 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
     let isMutable: Bool
     let valueTypeName: String
     let description: String
+    /// For a subclass's view of an inherited property: the subclass, how many superclass steps lie
+    /// between it and the declaring class, and the declaring class's own record.
+    let viewingClass: AnyClass?
+    let depth: Int
+    let declared: Record?
 
     init(
       declaringClass: AnyClass, className: String, name: String, valueType: Any.Type,
       plugin: PluginID?, fieldType: Any.Type, offset: Int, isMutable: Bool
     ) {
+      viewingClass = nil
+      depth = 0
+      declared = nil
       self.declaringClass = declaringClass
       self.className = className
       self.name = name
@@ -32,9 +41,36 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
       valueTypeName = Injection.typeName(valueType)
       description = "\(className).\(name): \(valueTypeName)"
     }
+
+    /// `declared`'s property as seen from its subclass `viewingClass`, `depth` steps below it.
+    init(viewing declared: Record, from viewingClass: AnyClass, depth: Int) {
+      declaringClass = declared.declaringClass
+      className = declared.className
+      name = declared.name
+      valueType = declared.valueType
+      plugin = declared.plugin
+      fieldType = declared.fieldType
+      offset = declared.offset
+      isMutable = declared.isMutable
+      valueTypeName = declared.valueTypeName
+      description = "\(Injection.typeName(viewingClass)).\(name): \(valueTypeName) (inherited from \(className))"
+      self.viewingClass = viewingClass
+      self.depth = depth
+      self.declared = declared
+    }
+  }
+
+  /// Views made so far, so that each (property, subclass) has one record and one description.
+  private static let views = LockedState<[ViewKey: PropertyDescriptor]>([:])
+  private struct ViewKey: Hashable {
+    let declaringClass: ObjectIdentifier
+    let offset: Int
+    let viewingClass: ObjectIdentifier
   }
 
   private let record: Record
+
+  private init(record: Record) { self.record = record }
 
   /// Describes the field at `offset` of `declaringClass`.
   public init(
@@ -91,14 +127,69 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
   /// Whether `type` is the declaring class or one of its subclasses.
   public func isInherited(by type: AnyClass) -> Bool { isSubclass(type, of: record.declaringClass) }
 
-  /// Two descriptors are equal when they name the same field of the same class.
-  public static func == (lhs: PropertyDescriptor, rhs: PropertyDescriptor) -> Bool {
-    lhs.record === rhs.record || (lhs.declaringClass == rhs.declaringClass && lhs.offset == rhs.offset)
+  // MARK: Subclass views
+
+  /// The class whose instances this descriptor describes the property for: the declaring class, or for a
+  /// subclass's view of an inherited property (see ``viewed(from:)``), that subclass.
+  public var viewingClass: AnyClass { record.viewingClass ?? record.declaringClass }
+
+  /// Whether this describes an inherited property as seen from a subclass of its declaring class: a
+  /// subclass can have an injection of its own for a property it inherits
+  /// (`PropertySelection.declared(in: Sub.self)`).
+  public var isSubclassView: Bool { record.viewingClass != nil }
+
+  /// The property as its declaring class describes it (itself unless this is a subclass view).
+  public var declared: PropertyDescriptor { record.declared.map(PropertyDescriptor.init(record:)) ?? self }
+
+  /// How many superclass steps lie between ``viewingClass`` and the declaring class (0 for the declaring
+  /// class itself).
+  var viewDepth: Int { record.depth }
+
+  /// This property as seen from `cls`, a subclass of the declaring class: a descriptor of its own (its
+  /// description names `cls`), which rules naming `cls` select and whose injection `cls`'s instances
+  /// read. `self` when `cls` is the declaring class; `nil` when `cls` does not inherit the property.
+  public func viewed(from cls: AnyClass) -> PropertyDescriptor? {
+    let base = declared
+    if cls == base.declaringClass { return base }
+    var depth = 0
+    var current: AnyClass? = cls
+    while let candidate = current, candidate != base.declaringClass {
+      depth += 1
+      current = MetadataAccess.superclass(of: candidate)
+    }
+    guard current != nil else { return nil }
+    let key = ViewKey(
+      declaringClass: ObjectIdentifier(base.declaringClass), offset: base.offset, viewingClass: ObjectIdentifier(cls))
+    if let known = Self.views.withLock({ $0[key] }) { return known }
+    let made = PropertyDescriptor(record: Record(viewing: base.record, from: cls, depth: depth))
+    return Self.views.withLock { views in
+      if let known = views[key] { return known }
+      views[key] = made
+      return made
+    }
   }
 
-  /// Hashes the declaring class and the field offset.
+  /// The view of this property from the ancestor of ``viewingClass`` that lies `depth` steps below the
+  /// declaring class (the declared property for 0).
+  func view(atDepth depth: Int) -> PropertyDescriptor {
+    guard depth > 0 else { return declared }
+    guard depth < viewDepth else { return self }
+    var cls: AnyClass = viewingClass
+    for _ in depth..<viewDepth { cls = MetadataAccess.superclass(of: cls) ?? cls }
+    return declared.viewed(from: cls) ?? declared
+  }
+
+  /// Two descriptors are equal when they name the same field of the same class, seen from the same class.
+  public static func == (lhs: PropertyDescriptor, rhs: PropertyDescriptor) -> Bool {
+    lhs.record === rhs.record
+      || (lhs.declaringClass == rhs.declaringClass && lhs.offset == rhs.offset
+        && lhs.viewingClass == rhs.viewingClass)
+  }
+
+  /// Hashes the declaring class, the field offset and the viewing class.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(record.declaringClass))
     hasher.combine(record.offset)
+    if let viewing = record.viewingClass { hasher.combine(ObjectIdentifier(viewing)) }
   }
 }

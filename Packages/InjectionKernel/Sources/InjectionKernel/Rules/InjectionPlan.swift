@@ -32,6 +32,11 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   public let genericPropertiesCheckedPerSpecialization: [GenericPropertyDeclaration]
   /// How many catalog passes planning the batch requested: 1, however many plugins' verbs it holds.
   public let catalogPasses: Int
+  /// Everything a commit installs: the entries, and the subclass views that share one of their
+  /// injections (a view without an injection of its own follows the class its rule reaches).
+  /// `countsReplacement` is false for a view that had no injection of its own or has none now (following
+  /// another class's injection is not a re-injection).
+  var installs: [(property: PropertyDescriptor, injection: AnyPropertyInjection?, countsReplacement: Bool)] = []
 
   /// A selection of the batch that matched no property.
   public struct UnmatchedSelection: Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 /// The properties that almost match a selection that matched nothing — same plugin, and at most two of
-/// these apart: another type (`Int?` for `Int`, or any type for the right name), declared by a superclass of the named class rather than
-/// the class or its subclasses, a similar name (`port` for `prot`), or refused by the selection's filter.
+/// these apart: another type (`Int?` for `Int`, or any type for the right name), a similar name (`port`
+/// for `prot`), or refused by the selection's filter. The named classes' inherited properties are
+/// compared as seen from those classes (a selection naming a subclass reaches what it inherits).
 enum NearMisses {
   /// At most five near misses, closest first, as `Module.Owner.property: Type — what differs: the fix`.
   static func find(for selection: PropertySelection, in index: PropertyIndex) -> [String] {
@@ -20,11 +21,6 @@ enum NearMisses {
           "its type is \(Injection.sourceSpelling(of: property.valueType)), not \(Injection.sourceSpelling(of: type)): "
             + "select \(Injection.metatypeExpression(of: property.valueType))")
       }
-      if !classes.isEmpty, !classes.contains(where: { isSubclass(property.declaringClass, of: $0) }) {
-        reasons.append(
-          "it is declared by the superclass \(property.className): select "
-            + "declared(in: \(Injection.metatypeExpression(of: property.declaringClass)))")
-      }
       if !names.isEmpty, !names.contains(property.name) {
         guard let close = names.sorted().first(where: { isSimilar($0, property.name) }) else { continue }
         reasons.append("its name is \(property.name), not \(close): select named(\"\(property.name)\")")
@@ -42,19 +38,18 @@ enum NearMisses {
   /// The properties worth comparing: those of the named classes (declared, inherited, or declared by a
   /// subclass), or every property of the plugin when the selection names only property names.
   private static func pool(for selection: PropertySelection, in index: PropertyIndex) -> [PropertyDescriptor] {
-    guard !selection.namedClasses.isEmpty else { return index.properties(of: selection.plugin) }
+    guard !selection.namedClasses.isEmpty else {
+      return index.properties(of: selection.plugin).filter { !$0.isSubclassView }
+    }
     var seen: Set<PropertyDescriptor> = []
     var pool: [PropertyDescriptor] = []
     for cls in selection.namedClasses {
-      for property in index.properties(declaredInOrBelow: cls) where seen.insert(property).inserted {
+      for property in index.properties(declaredInOrBelow: cls)
+      where !property.isSubclassView && seen.insert(property).inserted {
         pool.append(property)
       }
-      var ancestor: AnyClass? = MetadataAccess.superclass(of: cls)
-      while let current = ancestor {
-        for property in index.properties(declaredBy: current) where seen.insert(property).inserted {
-          pool.append(property)
-        }
-        ancestor = MetadataAccess.superclass(of: current)
+      for property in index.inheritedViews(from: cls) where seen.insert(property).inserted {
+        pool.append(property)
       }
     }
     return pool

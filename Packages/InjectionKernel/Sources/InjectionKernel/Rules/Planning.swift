@@ -15,9 +15,18 @@ extension Injection {
       }
     }
     // The batch's one pass, however many plugins' verbs it holds.
-    let index = PropertyCatalog.shared.indexedProperties(resolving: named)
+    let catalogIndex = PropertyCatalog.shared.indexedProperties(resolving: named)
+    // Subclass views: those whose instances have slots, and those of the classes rules name (the
+    // batch's and the committed ones), so that a rule reaches every view it decides for.
+    var views = SlotRegistry.shared.allViews()
+    for cls in named + log.namedClasses() + (scope?.namedClasses() ?? []) {
+      views += catalogIndex.inheritedViews(from: cls)
+    }
+    let index = views.isEmpty ? catalogIndex : catalogIndex.adding(views: views)
     let properties = index.all
     var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
+    /// The level of the rule that decided each planned state (see ``PropertySelection/level(for:)``).
+    var levels: [PropertyDescriptor: Int] = [:]
     var counts: [PropertyDescriptor: Int] = [:]
     var touched: [PropertyDescriptor] = []
     var unmatched: [InjectionPlan.UnmatchedSelection] = []
@@ -29,23 +38,37 @@ extension Injection {
           isMistake: selection.mustMatch && !namesAGenericClassField(selection)))
     }
 
-    /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet.
+    /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet (a
+    /// subclass view that follows a shallower class has that class's).
     func committed(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
       if let scope { return scope.plannedInjection(for: property, log: log) }
       if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
+      let level = committedLevel(property)
+      if level < property.viewDepth { return committed(property.view(atDepth: level)) }
       return log.injection(for: property)
     }
+    /// The level of the committed rule deciding `property` (0 for a declared property).
+    func committedLevel(_ property: PropertyDescriptor) -> Int {
+      guard property.isSubclassView else { return 0 }
+      if let scope, let level = scope.decidingLevel(for: property) { return level }
+      return log.decidingLevel(for: property) ?? 0
+    }
+    func currentLevel(_ property: PropertyDescriptor) -> Int { levels[property] ?? committedLevel(property) }
     func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
       if let planned = state[property] { return planned }
       return committed(property)
     }
     var countedIntents: [PropertyDescriptor: Set<String>] = [:]
     var intent: String?  // the intent of the change being planned
-    func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, counted: Bool) {
+    func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, level: Int = 0, counted: Bool) {
       if state[property] == nil { touched.append(property) }
       state[property] = .some(injection)
-      // Rules sharing an intent count once per property.
-      if counted, intent.map({ countedIntents[property, default: []].insert($0).inserted }) ?? true {
+      levels[property] = level
+      // Rules sharing an intent count once per property; a subclass view counts only the rules that
+      // name its class (one naming the declaring class and one naming the subclass do not compete).
+      if counted, !property.isSubclassView || level == property.viewDepth,
+        intent.map({ countedIntents[property, default: []].insert($0).inserted }) ?? true
+      {
         counts[property, default: 0] += 1
       }
     }
@@ -63,26 +86,58 @@ extension Injection {
       case .inject(let selection, let injection):
         let matches = index.matches(selection)
         if matches.isEmpty { noteUnmatched(selection) }
+        // One fitted injection per view the rule reaches: the instances it reaches share it.
+        var fittedByView: [PropertyDescriptor: AnyPropertyInjection] = [:]
         for property in matches {
-          set(property, try checked(injection, for: property, selection: selection), counted: true)
+          let level = selection.level(for: property)
+          let reached = property.view(atDepth: level)
+          let fitted = try fittedByView[reached] ?? checked(injection, for: property, selection: selection)
+          fittedByView[reached] = fitted
+          set(property, fitted, level: level, counted: true)
         }
       case .injectEach(let selection, let builder):
         let matches = index.matches(selection)
         if matches.isEmpty { noteUnmatched(selection) }
+        // The builder runs once per view the rule reaches (the declared property for most rules).
+        var builtByView: [PropertyDescriptor: AnyPropertyInjection?] = [:]
         for property in matches {
-          guard let injection = try builder(property) else { continue }
-          set(property, try checked(injection, for: property, selection: selection), counted: true)
+          let level = selection.level(for: property)
+          let reached = property.view(atDepth: level)
+          let built: AnyPropertyInjection?
+          if let known = builtByView[reached] {
+            built = known
+          } else {
+            built = try builder(reached).map { try checked($0, for: property, selection: selection) }
+            builtByView[reached] = .some(built)
+          }
+          guard let built else { continue }
+          set(property, built, level: level, counted: true)
         }
       case .reject(let selection):
         let matches = index.matches(selection)
         if matches.isEmpty { noteUnmatched(selection) }
-        for property in matches { set(property, nil, counted: true) }
+        for property in matches {
+          let level = selection.level(for: property)
+          if level == 0 {
+            set(property, nil, counted: true)
+          } else {
+            // Naming a subclass removes its own injections: the shallower class's shows through.
+            let parent = property.view(atDepth: level - 1)
+            set(property, current(parent), level: currentLevel(parent), counted: false)
+          }
+        }
       case .rejectAll(let plugin):
         for property in index.properties(of: plugin) { set(property, nil, counted: false) }
       }
     }
 
-    let entries = touched.map { property in
+    // A subclass view is an entry of its own when it has (or had) an injection of its own; otherwise it
+    // only follows its declaring class (or a shallower view), and is installed without being listed.
+    let listed = touched.filter { property in
+      !property.isSubclassView || levels[property] == property.viewDepth
+        || committedLevel(property) == property.viewDepth
+    }
+    let entries = listed.map { property in
       InjectionPlan.Entry(
         property: property, injection: state[property] ?? nil, replacesInjection: committed(property) != nil,
         ruleCount: counts[property] ?? 0)
@@ -104,10 +159,16 @@ extension Injection {
         }
       }
     }
-    return InjectionPlan(
+    var plan = InjectionPlan(
       entries: entries, unmatchedSelections: unmatched, emptyProperties: empty,
       emptyGenericProperties: emptyGeneric, genericPropertiesCheckedPerSpecialization: perSpecialization,
       catalogPasses: log.refreshCount)
+    plan.installs = touched.map { property in
+      let ownBefore = committedLevel(property) == property.viewDepth
+      let ownAfter = (levels[property] ?? 0) == property.viewDepth
+      return (property, state[property] ?? nil, !property.isSubclassView || (ownBefore && ownAfter))
+    }
+    return plan
   }
 
   /// What a generic class's marked property gets from the batch and the committed rules, decided before

@@ -11,21 +11,52 @@ struct PropertyIndex: Sendable {
   /// Properties by each class that declares them or is a superclass of the declaring class.
   private var byAncestor: [ObjectIdentifier: [PropertyDescriptor]] = [:]
 
+  /// Subclass views indexed beside the cataloged properties (not in ``all``).
+  private(set) var views: [PropertyDescriptor] = []
+
   init(_ properties: [PropertyDescriptor]) {
     all = properties
-    for property in properties {
-      guard let plugin = property.plugin else { continue }
-      byPlugin[plugin, default: []].append(property)
-      byName[plugin, default: [:]][property.name, default: []].append(property)
-      byType[plugin, default: [:]][ObjectIdentifier(property.valueType), default: []].append(property)
-      if let wrapped = MetadataAccess.optionalWrappedType(property.valueType) {
-        byWrappedType[plugin, default: [:]][ObjectIdentifier(wrapped), default: []].append(property)
+    for property in properties { add(property) }
+  }
+
+  /// This index with subclass views added: selections match them like properties, but they are not
+  /// listed in ``all``.
+  func adding(views newViews: [PropertyDescriptor]) -> PropertyIndex {
+    var copy = self
+    var seen = Set(views)
+    for view in newViews where seen.insert(view).inserted {
+      copy.views.append(view)
+      copy.add(view)
+    }
+    return copy
+  }
+
+  /// The subclass views of the properties that `cls` inherits (declared by a strict superclass), as seen
+  /// from `cls`.
+  func inheritedViews(from cls: AnyClass) -> [PropertyDescriptor] {
+    var found: [PropertyDescriptor] = []
+    var ancestor: AnyClass? = MetadataAccess.superclass(of: cls)
+    while let current = ancestor {
+      for property in properties(declaredBy: current) {
+        if let view = property.viewed(from: cls) { found.append(view) }
       }
-      var ancestor: AnyClass? = property.declaringClass
-      while let cls = ancestor {
-        byAncestor[ObjectIdentifier(cls), default: []].append(property)
-        ancestor = MetadataAccess.superclass(of: cls)
-      }
+      ancestor = MetadataAccess.superclass(of: current)
+    }
+    return found
+  }
+
+  private mutating func add(_ property: PropertyDescriptor) {
+    guard let plugin = property.plugin else { return }
+    byPlugin[plugin, default: []].append(property)
+    byName[plugin, default: [:]][property.name, default: []].append(property)
+    byType[plugin, default: [:]][ObjectIdentifier(property.valueType), default: []].append(property)
+    if let wrapped = MetadataAccess.optionalWrappedType(property.valueType) {
+      byWrappedType[plugin, default: [:]][ObjectIdentifier(wrapped), default: []].append(property)
+    }
+    var ancestor: AnyClass? = property.viewingClass
+    while let cls = ancestor {
+      byAncestor[ObjectIdentifier(cls), default: []].append(property)
+      ancestor = MetadataAccess.superclass(of: cls)
     }
   }
 
@@ -42,12 +73,12 @@ struct PropertyIndex: Sendable {
   /// The properties of `plugin`.
   func properties(of plugin: PluginID) -> [PropertyDescriptor] { byPlugin[plugin] ?? [] }
 
-  /// The properties declared by `cls` or by its subclasses.
+  /// The properties declared by `cls` or by its subclasses (and the views from `cls` or below).
   func properties(declaredInOrBelow cls: AnyClass) -> [PropertyDescriptor] { byAncestor[ObjectIdentifier(cls)] ?? [] }
 
   /// The properties `cls` itself declares.
   func properties(declaredBy cls: AnyClass) -> [PropertyDescriptor] {
-    properties(declaredInOrBelow: cls).filter { $0.declaringClass == cls }
+    properties(declaredInOrBelow: cls).filter { $0.declaringClass == cls && !$0.isSubclassView }
   }
 
   private func candidates(for selection: PropertySelection) -> [PropertyDescriptor] {

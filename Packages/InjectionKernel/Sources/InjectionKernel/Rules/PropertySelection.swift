@@ -30,8 +30,24 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     return copy
   }
 
-  /// Narrows to properties declared by `classes` or by their subclasses. Naming a generic class's
-  /// specialization (`Box<Int>.self`) catalogs that specialization at once.
+  /// Narrows to properties declared by `classes` or by their subclasses, and to the properties these
+  /// classes inherit, as seen from them. Naming a generic class's specialization (`Box<Int>.self`)
+  /// catalogs that specialization at once.
+  ///
+  /// Naming a subclass of the class that declares a property gives that subclass (and its own
+  /// subclasses) an injection of their own, while the declaring class and its other subclasses keep
+  /// theirs:
+  ///
+  /// ```swift
+  /// try Injection.inject(Logger.self).value(ConsoleLogger())                       // every Service
+  /// try Injection.inject(Logger.self).declared(in: AuditService.self).value(AuditLogger())
+  /// try Injection.reject(Logger.self).declared(in: AuditService.self)             // back to the console
+  /// ```
+  ///
+  /// Between rules the newest wins, whatever classes they name: a later rule naming the declaring class
+  /// (or selecting by type alone) replaces a subclass's injection as well. A rejection naming a subclass
+  /// of the declaring class does not leave the property empty there: it removes the subclass's (and its
+  /// subclasses') own injections, so the declaring class's shows through again.
   public func declared(in classes: AnyClass...) -> PropertySelection {
     declared(in: classes)
   }
@@ -89,9 +105,28 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   public func matches(_ property: PropertyDescriptor) -> Bool {
     guard property.plugin == plugin else { return false }
     if let valueType, !isSelectedType(property.valueType, valueType) { return false }
-    if !classes.isEmpty, !classes.contains(where: { isSubclass(property.declaringClass, of: $0) }) { return false }
+    if !classes.isEmpty, !classes.contains(where: { isSubclass(property.viewingClass, of: $0) }) { return false }
     if !names.isEmpty, !names.contains(property.name) { return false }
     return predicates.allSatisfy { $0(property) }
+  }
+
+  /// How deep below the declaring class the rule reaches for `property` (which it must match): the
+  /// number of superclass steps between the declaring class and the shallowest named class that
+  /// `property`'s viewing class inherits from; 0 when that class is the declaring class or one of its
+  /// superclasses, or the selection names no class.
+  func level(for property: PropertyDescriptor) -> Int {
+    guard !classes.isEmpty, property.viewDepth > 0 else { return 0 }
+    var level = property.viewDepth
+    var current: AnyClass? = property.viewingClass
+    var depth = property.viewDepth
+    while let candidate = current, depth > 0 {
+      if classes.contains(where: { $0 == candidate }) { level = depth }
+      depth -= 1
+      current = MetadataAccess.superclass(of: candidate)
+    }
+    // A named class at or above the declaring class reaches it at level 0.
+    if classes.contains(where: { isSubclass(property.declaringClass, of: $0) }) { return 0 }
+    return level
   }
 
   /// The classes named explicitly, so the kernel can catalog generic specializations before matching.

@@ -80,18 +80,67 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   /// What the newest rule that applies to `property` decides: `nil` when no rule applies, `.some(nil)`
   /// when it rejects (commit lock held, or the owning scope's lock for an overlay).
   func decision(for property: PropertyDescriptor) -> AnyPropertyInjection?? {
+    decisionAndLevel(for: property)?.decision
+  }
+
+  /// The decision for `property` and the level of the rule that made it (see
+  /// ``PropertySelection/level(for:)``): the property as seen from the class that many steps below the
+  /// declaring class has the same decision, so a subclass's view shares its injection.
+  ///
+  /// Newest first, the first rule that applies decides, except that a rejection reaching the property
+  /// at a level above 0 (it names a subclass of the declaring class) decides nothing itself: it hides
+  /// the older rules at its level or deeper, so that the shallower ones show through.
+  func decisionAndLevel(for property: PropertyDescriptor) -> (decision: AnyPropertyInjection??, level: Int)? {
+    var ceiling = Int.max
     for case let rule? in rules.reversed() where rule.selection.matches(property) {
+      let level = rule.selection.level(for: property)
+      guard level < ceiling else { continue }
       let injection: AnyPropertyInjection?
       switch rule.action {
-      case .reject: return .some(nil)
+      case .reject:
+        if level > 0 {
+          ceiling = level
+          continue
+        }
+        return (.some(nil), 0)
       case .inject(let given): injection = given
-      // A builder that fails or skips for a property met later leaves it uninjected by this rule.
-      case .build(let builder): injection = (try? builder(property)) ?? nil
+      // A builder that fails or skips for a property met later leaves it uninjected by this rule; it
+      // builds for the view the rule reaches, whose instances all share the injection.
+      case .build(let builder): injection = (try? builder(property.view(atDepth: level))) ?? nil
       }
       // A rule whose value type does not fit this property (a name or predicate selection meeting a
       // generic specialization) does not apply to it.
       if let injection, let fitted = Injection.fitted(injection, to: property, selection: rule.selection) {
-        return .some(fitted)
+        return (.some(fitted), level)
+      }
+    }
+    return nil
+  }
+
+  /// The classes the committed rules name (each once), whose views of inherited properties rules reach.
+  func namedClasses() -> [AnyClass] {
+    var seen: Set<ObjectIdentifier> = []
+    return rules.flatMap { $0?.selection.namedClasses ?? [] }.filter { seen.insert(ObjectIdentifier($0)).inserted }
+  }
+
+  /// The level of the rule that decides `property` (see ``decisionAndLevel(for:)``), found without
+  /// running builders: a builder's rule is taken to apply (it decides unless it skips the property).
+  /// `nil` when no rule decides.
+  func decidingLevel(for property: PropertyDescriptor) -> Int? {
+    var ceiling = Int.max
+    for case let rule? in rules.reversed() where rule.selection.matches(property) {
+      let level = rule.selection.level(for: property)
+      guard level < ceiling else { continue }
+      switch rule.action {
+      case .reject:
+        if level > 0 {
+          ceiling = level
+          continue
+        }
+        return 0
+      case .inject(let given):
+        if Injection.fitted(given, to: property, selection: rule.selection) != nil { return level }
+      case .build: return level
       }
     }
     return nil

@@ -208,6 +208,28 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     return nil
   }
 
+  /// The classes the rules of this scope and its enclosing ones name (commit lock held).
+  func namedClasses() -> [AnyClass] {
+    var named: [AnyClass] = []
+    var scope: InjectionScope? = liveSelfOrParent
+    while let candidate = scope {
+      named += candidate.rulesLock.withLock { candidate.rules.namedClasses() }
+      scope = candidate.liveParent
+    }
+    return named
+  }
+
+  /// The level of the rule of this scope or an enclosing one that decides `property` (see
+  /// ``PropertySelection/level(for:)``), `nil` when none does (commit lock held).
+  func decidingLevel(for property: PropertyDescriptor) -> Int? {
+    var scope: InjectionScope? = liveSelfOrParent
+    while let candidate = scope {
+      if let level = candidate.rulesLock.withLock({ candidate.rules.decidingLevel(for: property) }) { return level }
+      scope = candidate.liveParent
+    }
+    return nil
+  }
+
   /// What this scope's own rules decide for `property`, evaluated as a task inside this scope would:
   /// plugins' builders may consult their ``ScopedState``s, and the thread asking (one creating a slot,
   /// or a task of a nested scope) may see other copies of them, or none.

@@ -64,7 +64,12 @@ extension Injection {
   /// come from an instance's wrapper; ``MarkedPropertyWrapper/property(of:_:)`` records them without a
   /// read).
   public static func declarationArguments(of property: PropertyDescriptor) -> (any Sendable)? {
-    SlotRegistry.shared.existingSlot(for: property)?.declarationArguments
+    if let arguments = SlotRegistry.shared.existingSlot(for: property)?.declarationArguments { return arguments }
+    // Arguments are per declaration: a subclass's instance may have been the first accessed.
+    for view in SlotRegistry.shared.views(of: property) {
+      if let arguments = SlotRegistry.shared.existingSlot(for: view)?.declarationArguments { return arguments }
+    }
+    return nil
   }
 }
 

@@ -1,10 +1,14 @@
 import Synchronization
 
-/// The class-level state of one concrete property: its current injection, swapped atomically.
+/// The class-level state of one concrete property as one class sees it: its current injection, swapped
+/// atomically.
 ///
-/// Every instance of the declaring class and its subclasses reads through the same slot, so installing
-/// or removing an injection changes all of them at once. Slots live as long as the process (there is one
-/// per property and specialization), which lets instances refer to them without reference counting.
+/// Every instance of a class reads a property through the same slot, so installing or removing an
+/// injection changes all of them at once. A subclass has a slot of its own for each property it
+/// inherits (its view, ``PropertyDescriptor/viewed(from:)``), holding the declaring class's injection
+/// object until a rule naming the subclass gives it one of its own. Slots live as long as the process
+/// (one per property, specialization and class that has instances), which lets instances refer to them
+/// without reference counting.
 public final class InjectionSlot: @unchecked Sendable {  // `injection` is guarded by `lock`; `answer` is atomic
   /// The property this slot serves.
   public let property: PropertyDescriptor

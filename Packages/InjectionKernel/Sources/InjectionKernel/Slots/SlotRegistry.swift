@@ -5,9 +5,9 @@ import Synchronization
 /// An instance reaches this once per marked property, on its first access; afterwards it keeps the slot
 /// in its storage. The marked properties of the instance's class and its superclasses are the
 /// candidates; the one whose field (at its offset in the instance) holds this storage object is the one
-/// being accessed. Reading the instance's words through a raw pointer needs no Swift access to the
+/// being accessed. Each class has its own slots, its views of the properties it inherits included. Reading the instance's words through a raw pointer needs no Swift access to the
 /// property, so concurrent first reads of one instance do not conflict.
-final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` are guarded by `lock`
+final class SlotRegistry: @unchecked Sendable {  // `byClass`, `byProperty`, `viewsByProperty`: guarded by `lock`
   static let shared = SlotRegistry()
 
   /// The marked fields instances of one class have (its own and its superclasses'), with their slots.
@@ -34,6 +34,8 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` a
   private let lock = KernelLock()
   private var byClass: [ObjectIdentifier: ClassSlots] = [:]
   private var byProperty: [PropertyDescriptor: InjectionSlot] = [:]
+  /// The subclass views with a slot, by the declared property.
+  private var viewsByProperty: [PropertyDescriptor: [PropertyDescriptor]] = [:]
   /// The address of the ``ClassSlots`` the last lookup used: instances of one class created together
   /// find their slots without a lock.
   private let recent = Atomic<UInt>(0)
@@ -79,10 +81,15 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` a
 
   /// Builds and keeps the fields and slots of `cls` (the marked properties it declares or inherits).
   private func makeClassSlots(for cls: AnyClass) -> ClassSlots {
+    // Each class has a slot of its own for every property it inherits (its view of the property), so
+    // that a rule naming it later reaches its instances without them looking up their slots again;
+    // until one does, the view's slot holds the same injection as the declaring class's.
     var properties: [PropertyDescriptor] = []
     var current: AnyClass? = cls
     while let candidate = current {
-      properties += PropertyCatalog.shared.declaredProperties(of: candidate)
+      // Associated properties (negative offsets) are not fields: their owners find their slots by key.
+      properties += PropertyCatalog.shared.declaredProperties(of: candidate).filter { $0.offset >= 0 }
+        .map { $0.viewed(from: cls) ?? $0 }
       current = MetadataAccess.superclass(of: candidate)
     }
     let built = ClassSlots(
@@ -102,14 +109,38 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass` and `byProperty` a
   }
 
   /// The slot of `property`, created from `log`'s rules if needed; the caller holds the commit lock.
+  ///
+  /// A subclass view whose injection comes from a rule reaching a shallower class (the declaring class,
+  /// or a superclass of the view's class that has an injection of its own) takes that class's slot's
+  /// injection object: every instance that one rule reaches shares what it made (a lazily created shared
+  /// value, say).
   func slotHoldingCommitLock(for property: PropertyDescriptor, log: RuleLog) -> InjectionSlot {
-    lock.withLock {
+    if let slot = existingSlot(for: property) { return slot }
+    let level = property.isSubclassView ? log.decidingLevel(for: property) ?? 0 : 0
+    let injection =
+      if level < property.viewDepth {
+        slotHoldingCommitLock(for: property.view(atDepth: level), log: log).currentInjection
+      } else {
+        log.injection(for: property)
+      }
+    return lock.withLock {
       if let slot = byProperty[property] { return slot }
-      let slot = InjectionSlot(property: property, injection: log.injection(for: property))
+      let slot = InjectionSlot(property: property, injection: injection)
       byProperty[property] = slot
+      if property.isSubclassView { viewsByProperty[property.declared, default: []].append(property) }
       if InjectionScope.anyActive { ActiveScopes.applyToNewSlot(slot) }
       return slot
     }
+  }
+
+  /// The subclass views of every property that have a slot.
+  func allViews() -> [PropertyDescriptor] {
+    lock.withLock { viewsByProperty.values.flatMap { $0 } }
+  }
+
+  /// The subclass views of `property` that have a slot.
+  func views(of property: PropertyDescriptor) -> [PropertyDescriptor] {
+    lock.withLock { viewsByProperty[property.declared] ?? [] }
   }
 
   /// The slot of `property` if one exists (it does once an instance read it or a rule reached it).

@@ -1,0 +1,30 @@
+import DefaultsPlugin
+import Foundation
+import Testing
+
+// A subclass can keep an inherited `@Defaults` property in a store of its own.
+
+private class PlayerSettings {
+  @Defaults("player.volume") var volume = 0.5
+}
+private final class GuestPlayerSettings: PlayerSettings {}
+private final class KioskPlayerSettings: PlayerSettings {}
+
+@Suite struct DefaultsSubclassTests {
+  @Test func aSubclassRuleGivesTheSubclassItsOwnStoreWithTheDeclaredKey() throws {
+    let shared = InMemoryDefaultsStore()
+    let guest = InMemoryDefaultsStore()
+    try Injection.injectDefaults(in: PlayerSettings.self, store: { _ in shared })
+    try Injection.injectDefaults(in: GuestPlayerSettings.self, store: { _ in guest })
+    PlayerSettings().volume = 0.3
+    GuestPlayerSettings().volume = 0.9
+    #expect(shared.object(forKey: "player.volume") as? Double == 0.3)
+    #expect(guest.object(forKey: "player.volume") as? Double == 0.9)
+    #expect(PlayerSettings().volume == 0.3)
+    #expect(KioskPlayerSettings().volume == 0.3)  // another subclass keeps the base's store
+    #expect(GuestPlayerSettings().volume == 0.9)
+
+    try Injection.rejectDefaults(in: GuestPlayerSettings.self)
+    #expect(GuestPlayerSettings().volume == 0.3)  // back on the base's store
+  }
+}

@@ -1,0 +1,38 @@
+import InjectionKernel
+import LazyPlugin
+import Testing
+
+// A `@Lazy` property declared in a base class can be created differently for a subclass.
+
+/// Constructible, so that other tests' `injectLazy()` (every `@Lazy` property) can build it too.
+private final class LazyLabel: LazyConstructible, Sendable {
+  let text: String
+  init(_ text: String) { self.text = text }
+  init() { text = "constructed" }
+}
+
+private class LazyBase {
+  @Lazy var label: LazyLabel
+}
+private final class LazySub: LazyBase {}
+private final class LazyOther: LazyBase {}
+
+@Suite struct LazySubclassTests {
+  @Test func aSubclassFactoryCreatesTheSubclassesValuesOnly() throws {
+    let lets = InjectionRules()
+    lets.lazy(LazyLabel.self).declared(in: LazyBase.self).create { _ in LazyLabel("base") }
+    lets.lazy(LazyLabel.self).declared(in: LazySub.self).create { _ in LazyLabel("sub") }
+    try Injection.commit(lets)
+    let sub = LazySub()
+    #expect(sub.label.text == "sub")
+    #expect(sub.label === sub.label)  // created once per instance
+    #expect(LazyBase().label.text == "base")
+    #expect(LazyOther().label.text == "base")
+
+    let reject = InjectionRules()
+    reject.rejectLazy(in: LazySub.self)
+    try Injection.commit(reject)
+    #expect(LazySub().label.text == "base")  // the base's factory shows through
+    #expect(sub.label.text == "sub")  // a created value stays the instance's
+  }
+}
