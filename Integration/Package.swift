@@ -7,6 +7,7 @@ let lazy = Target.Dependency.product(name: "LazyPlugin", package: "DeluxeInjecti
 let defaults = Target.Dependency.product(name: "DefaultsPlugin", package: "DeluxeInjection")
 let force = Target.Dependency.product(name: "ForcePlugin", package: "DeluxeInjection")
 let imperative = Target.Dependency.product(name: "ImperativePlugin", package: "DeluxeInjection")
+let associate = Target.Dependency.product(name: "AssociatePlugin", package: "DeluxeInjection")
 let testing = Target.Dependency.product(name: "InjectionTesting", package: "DeluxeInjection")
 let dynamic = Target.Dependency.product(name: "DeluxeInjectionDynamic", package: "DeluxeInjection")
 
@@ -28,7 +29,7 @@ let package = Package(
   dependencies: [.package(name: "DeluxeInjection", path: "..")],
   targets: [
     // The demo app, a small notes tool wired entirely by the plugins.
-    .executableTarget(name: "Demo", dependencies: [inject, lazy, defaults, force, imperative]),
+    .executableTarget(name: "Demo", dependencies: [inject, lazy, defaults, force, associate, imperative]),
     // Runs the built demo twice against a scratch configuration directory.
     .testTarget(name: "DemoTests"),
     .executableTarget(name: "LazyOnly", dependencies: [.product(name: "LazyPlugin", package: "DeluxeInjection")]),
@@ -62,13 +63,15 @@ let package = Package(
     matrix("LazyAloneTests", [lazy]),
     matrix("DefaultsAloneTests", [defaults]),
     matrix("ForceAloneTests", [force]),
+    matrix("AssociateAloneTests", [associate]),
     matrix("ImperativeAloneTests", [imperative]),
     matrix("TestingAloneTests", [kernel, testing]),
     matrix("InjectWithImperativeTests", [inject, imperative]),
     matrix("LazyWithImperativeTests", [lazy, imperative]),
     matrix("DefaultsWithImperativeTests", [defaults, imperative]),
     matrix("ForceWithImperativeTests", [force, imperative]),
-    matrix("AllPluginsWithTestingTests", [inject, lazy, defaults, force, imperative, testing]),
+    matrix("AssociateWithImperativeTests", [associate, imperative]),
+    matrix("AllPluginsWithTestingTests", [inject, lazy, defaults, force, associate, imperative, testing]),
     matrix("ThirdPartyPluginsTests", [kernel, "AuditPlugin", "EnvPlugin"]),
   ],
   swiftLanguageModes: [.v6]

@@ -56,9 +56,11 @@ for size in "${sizes[@]}"; do
     rm -rf "$dir"
     python3 Scripts/generate-catalog-fixture.py "$size" "$dir" --marked "$marked"
     start=$(date +%s)
+    # The kernel's C modules (read sections, owner lifetime, …): their module maps.
+    c_maps=()
+    for map in "$root/$package"/.build/release/*.build/module.modulemap; do c_maps+=(-Xcc -fmodule-map-file="$map"); done
     swiftc -emit-library -module-name "CatalogFixture$size" "${fixture_flags[@]}" -I "$modules" -j2 \
-      -Xcc -fmodule-map-file="$root/$package/.build/release/InjectionReadSections.build/module.modulemap" \
-      -o "$library" "$dir"/Sources/*.swift
+      "${c_maps[@]}" -o "$library" "$dir"/Sources/*.swift
     seconds=$(( $(date +%s) - start ))
     echo "   built in $seconds s"
     echo "$seconds" > "$dir/build-seconds"

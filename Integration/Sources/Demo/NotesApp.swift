@@ -1,3 +1,4 @@
+import AssociatePlugin
 import DefaultsPlugin
 import Foundation
 import InjectPlugin
@@ -24,7 +25,11 @@ final class NotesApp {
 
   func search(_ word: String) -> [Note] { index.notes(containing: word) }
 
-  func line(for note: Note) -> String { "\(dateFormatter.string(from: note.created))  \(note.text)" }
+  func line(for note: Note) -> String {
+    let formatter = dateFormatter
+    formatter.formattedCount += 1
+    return "\(formatter.string(from: note.created))  \(note.text)"
+  }
 }
 
 /// A word index over the notes: the kind of cache `@Lazy` is for.
@@ -58,4 +63,16 @@ final class Settings {
   @Defaults("sortOrder") var sortOrder = SortOrder.newestFirst.rawValue
   @Defaults("runs") var runs = 0
   @Defaults("lastRun") var lastRun: String?
+}
+
+extension DateFormatter {
+  /// The declaration of `formattedCount`: AssociatePlugin adds stored properties to classes of other
+  /// modules — here Foundation's `DateFormatter` — each object holding its own value, released with it.
+  final class FormattedCount: Associated<DateFormatter, Int> {}
+
+  /// How many notes this formatter has formatted.
+  var formattedCount: Int {
+    get { FormattedCount[self] ?? 0 }
+    set { FormattedCount[self] = newValue }
+  }
 }

@@ -28,6 +28,7 @@ do {
                    @Lazy var index, dateFormatter    caches, built the first time they are read
         Settings   @Defaults var sortOrder, runs     settings, kept in a file between runs
         LegacyExporter (a plain class, no markers)  filled by ForcePlugin from a decision over its fields
+        DateFormatter  var formattedCount            a stored property added to Foundation's class (AssociatePlugin)
       and one `Injection.imperative { lets in … }` block (Sources/Demo/Wiring.swift) wires them all,
       checking that nothing marked was left without an injection.
 
@@ -49,6 +50,10 @@ do {
     } else {
       print("Your \(notes.count) note\(notes.count == 1 ? "" : "s"):")
       for note in notes { print("  " + app.line(for: note)) }
+      let formatted = app.dateFormatter.formattedCount
+      print(
+        "(The @Lazy date formatter, Foundation's DateFormatter, formatted \(formatted) date\(formatted == 1 ? "" : "s"): "
+          + "it counts them in `formattedCount`, a stored property AssociatePlugin adds to a class of another module.)")
     }
     print(
       """

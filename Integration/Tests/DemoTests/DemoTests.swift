@@ -66,6 +66,9 @@ import Testing
     #expect(try home.run("sort", "oldest").status == 0)
     #expect(try home.run("list").output.split(separator: "\n").map { $0.dropFirst(18) }.first == "buy milk")
 
+    // An associated property on Foundation's DateFormatter counted the dates the tour formatted.
+    #expect(try home.run().output.contains("DateFormatter, formatted 3 dates"))
+
     let search = try home.run("search", "MILK").output
     #expect(search.hasPrefix("2 notes with \"MILK\""))
     #expect(!search.contains("plants"))

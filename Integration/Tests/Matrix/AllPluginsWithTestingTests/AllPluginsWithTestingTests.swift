@@ -1,3 +1,4 @@
+import AssociatePlugin
 import DefaultsPlugin
 import ForcePlugin
 import ImperativePlugin
@@ -21,6 +22,14 @@ private final class Inbox {
   @Defaults("inbox.signature") var signature = "—"
   @Probe var probe: String?
   var legacyFolder: String?  // unmarked: filled by ForcePlugin
+}
+
+extension Inbox {
+  final class Archive: Associated<Inbox, [String]> {}
+  var archive: [String]? {  // AssociatePlugin: a stored property in an extension
+    get { Archive[self] }
+    set { Archive[self] = newValue }
+  }
 }
 
 private final class Outbox {
@@ -51,6 +60,8 @@ private func configureInbox(store: InMemoryDefaultsStore) throws {
     #expect(inbox.mailer.from == "me@example.org" && inbox.drafts == ["hello"])
     #expect(store.object(forKey: "inbox.signature") as? String == "Kim")
     #expect(inbox.probe == "probed" && inbox.legacyFolder == "Archive")
+    inbox.archive = ["old mail"]
+    #expect(inbox.archive == ["old mail"] && Inbox().archive == nil && inbox.drafts == ["hello"])
     #expect(Injection.injectedPlugins(of: Inbox.self) == ["Inject", "Lazy", "Defaults", "Probe"])
     #expect(Injection.graph().mermaid.contains("drafts: [String]"))
 

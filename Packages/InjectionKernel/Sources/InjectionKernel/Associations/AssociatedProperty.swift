@@ -20,7 +20,7 @@ internal import InjectionOwnerLifetime
 /// `Marker`, is declared by `Owner`, has `Marker.Value` as value type and the declaration's
 /// ``propertyName`` as name. Selections, rules, override scopes and reports reach it. Each owner object
 /// has its own storage (an injection applies to every owner, as for a stored property), released when the
-/// owner dies (the `InjectionOwnerLifetime` C module and `OwnerTable` document how, and why that is safe on platforms without associated objects).
+/// owner dies; see `OwnerTable` for how, and why that is safe on platforms without associated objects.
 ///
 /// Declare the class directly under `AssociatedProperty` or one of its generic subclasses: a
 /// non-generic intermediate class would make its subclasses invisible to the pass.
