@@ -12,14 +12,28 @@ let package = Package(
     .library(name: "ForcePlugin", targets: ["ForcePlugin"]),
     .library(name: "DefaultsPlugin", targets: ["DefaultsPlugin"]),
     .library(name: "InjectionTesting", targets: ["InjectionTesting"]),
+    .library(name: "AssociatePlugin", targets: ["AssociatePlugin"]),
+    // The kernel and every plugin in one shared library, for processes of several images (an app that
+    // `dlopen`s plugins or modules): each image that links the static products above carries its own
+    // kernel, and a kernel injects only properties whose markers are its own. Depend on this product
+    // alone — in the app and in every library it loads — so that all of them share one kernel.
+    .library(
+      name: "DeluxeInjectionDynamic", type: .dynamic,
+      targets: [
+        "InjectionKernel", "InjectPlugin", "LazyPlugin", "ImperativePlugin", "ForcePlugin", "DefaultsPlugin",
+        "AssociatePlugin",
+      ]),
   ],
   targets: [
     .target(
-      name: "InjectionKernel", dependencies: ["InjectionReadSections"],
+      name: "InjectionKernel", dependencies: ["InjectionReadSections", "InjectionOwnerLifetime"],
       path: "Packages/InjectionKernel/Sources/InjectionKernel"),
     // The kernel's read sections (thread-local reader records and the writer's wait), in C: Swift has no
     // thread-local storage that an inlined read can reach in one instruction.
     .target(name: "InjectionReadSections", path: "Packages/InjectionKernel/Sources/InjectionReadSections"),
+    // The deallocation hook that releases associated values with their owner on Linux, in C: it is
+    // called with the Swift calling convention from the runtime and edits class metadata.
+    .target(name: "InjectionOwnerLifetime", path: "Packages/InjectionKernel/Sources/InjectionOwnerLifetime"),
     .target(
       name: "InjectPlugin", dependencies: ["InjectionKernel"], path: "Packages/InjectPlugin/Sources/InjectPlugin"),
     .target(name: "LazyPlugin", dependencies: ["InjectionKernel"], path: "Packages/LazyPlugin/Sources/LazyPlugin"),
@@ -29,6 +43,13 @@ let package = Package(
     .target(name: "ForcePlugin", dependencies: ["InjectionKernel"], path: "Packages/ForcePlugin/Sources/ForcePlugin"),
     .target(
       name: "DefaultsPlugin", dependencies: ["InjectionKernel"], path: "Packages/DefaultsPlugin/Sources/DefaultsPlugin"),
+    .target(
+      name: "AssociatePlugin", dependencies: ["InjectionKernel"],
+      path: "Packages/AssociatePlugin/Sources/AssociatePlugin"),
+    .testTarget(
+      name: "AssociatePluginTests",
+      dependencies: ["AssociatePlugin", "InjectPlugin", "ImperativePlugin", "TestSupport"],
+      path: "Tests/AssociatePluginTests"),
     .testTarget(
       name: "DefaultsPluginTests",
       dependencies: ["DefaultsPlugin", "ImperativePlugin", "InjectionTesting", "TestSupport"],
@@ -73,7 +94,7 @@ let package = Package(
 )
 
 // Language settings shared by every target.
-for target in package.targets where target.name != "InjectionReadSections" {
+for target in package.targets where !["InjectionReadSections", "InjectionOwnerLifetime"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   target.swiftSettings = settings

@@ -119,3 +119,13 @@ if [ $smoke = 0 ]; then
   python3 Scripts/merge-pass-results.py "$results/latest.json" \
     "$results/pass-warm-2.json" "$results/pass-warm-3.json" "$results/pass-cold-1.json"
 fi
+
+# DeluxeInjection's headline in its exact shape: a fresh process with the largest fixture loaded runs
+# one imperative block injecting its marked properties, the kernel's first pass included (3 processes).
+largest=${fixtures[${#fixtures[@]}-1]}
+headline_runs=3
+if [ $smoke = 1 ]; then headline_runs=1; fi
+echo "== headline: one imperative block injecting the fixture's $marked properties, pass included"
+for run in $(seq 1 $headline_runs); do
+  "$runner" --headline "$largest" --json "$results/headline-$run.json"
+done

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command: lint, build with warnings as errors, run every test, then the thread sanitizer pass.
+# The test command: lint, build with warnings as errors, run every test, build the documentation, run the
+# integration package (matrix, demo, dlopen), then the thread sanitizer pass.
 # Usage: Scripts/test.sh            (set SKIP_TSAN=1 to skip the sanitizer run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,11 +15,14 @@ echo "== build and test (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
 
+echo "== documentation (DocC, one catalog per product, warnings are errors)"
+Scripts/docs.sh
+
 echo "== integration suite (its own package: the demo, a dlopen'd image, plugins together)"
 swift build --package-path Integration -Xswiftc -warnings-as-errors
 swift build --package-path Integration --build-tests -Xswiftc -warnings-as-errors
 swift test --package-path Integration --skip-build
-swift run --package-path Integration --skip-build Demo >/dev/null
+XDG_CONFIG_HOME="$(mktemp -d)" swift run --package-path Integration --skip-build Demo >/dev/null  # a scratch settings home
 swift run --package-path Integration --skip-build LazyOnly  # an app depending on one plugin alone
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then

@@ -42,16 +42,20 @@ import Testing
       try #require(directory.path != "/", "no Modules directory above \(binary.path)")
       directory = directory.deletingLastPathComponent()
     }
-    let moduleMap = directory.appendingPathComponent("InjectionReadSections.build/module.modulemap")
+    // The kernel's C modules.
+    let moduleMaps = ["InjectionReadSections", "InjectionOwnerLifetime"].map {
+      directory.appendingPathComponent("\($0).build/module.modulemap").path
+    }
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("sendable-\(UUID().uuidString).swift")
     try source.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "swiftc", "-typecheck", "-swift-version", "6", "-I", directory.appendingPathComponent("Modules").path,
-      "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path,
-    ]
+    process.arguments =
+      [
+        "swiftc", "-typecheck", "-swift-version", "6", "-I", directory.appendingPathComponent("Modules").path,
+        file.path,
+      ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output

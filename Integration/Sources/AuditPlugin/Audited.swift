@@ -30,7 +30,7 @@ public struct Audited<Value>: MarkedPropertyWrapper {
   }
 
   /// How to turn auditing on.
-  public static func injectionHint(for property: PropertyDescriptor) -> String { "lets.audit(log)" }
+  public static func injectionHint(for property: PropertyDescriptor) -> String { "Injection.audit(log)" }
 }
 
 /// The `@Audited` plugin.
@@ -56,12 +56,45 @@ public final class AuditLog: @unchecked Sendable {  // `counts` is guarded by `l
 }
 
 extension InjectionRules {
-  /// Turns auditing on for every `@Audited` property of `classes`: each read is counted in `log`.
+  /// Turns auditing on for every `@Audited` property of `classes` (of every class when none are
+  /// given): each read is counted in `log`.
   public func audit(_ log: AuditLog, in classes: AnyClass...) {
-    add(to: PropertySelection(plugin: AuditPlugin.id).declared(in: classes)) { property in
+    add(to: AuditPlugin.selection(classes)) { property in
       guard let marker = property.markerType as? any AuditMarker.Type else { return nil }
       return marker.auditInjection(name: property.name, log: log)
     }
+  }
+
+  /// Turns auditing off for the `@Audited` properties of `classes` (of every class when none are
+  /// given): they are plain stored properties again.
+  public func rejectAudit(in classes: AnyClass...) {
+    reject(AuditPlugin.selection(classes))
+  }
+}
+
+extension Injection {
+  /// Turns auditing on at once (see ``InjectionKernel/InjectionRules/audit(_:in:)``).
+  public static func audit(_ log: AuditLog, in classes: AnyClass...) throws {
+    let rules = InjectionRules()
+    rules.add(to: AuditPlugin.selection(classes)) { property in
+      (property.markerType as? any AuditMarker.Type)?.auditInjection(name: property.name, log: log)
+    }
+    try commit(rules)
+  }
+
+  /// Turns auditing off at once (see ``InjectionKernel/InjectionRules/rejectAudit(in:)``).
+  public static func rejectAudit(in classes: AnyClass...) throws {
+    let rules = InjectionRules()
+    rules.reject(AuditPlugin.selection(classes))
+    try commit(rules)
+  }
+}
+
+extension AuditPlugin {
+  /// The `@Audited` properties of `classes`, or all of them.
+  static func selection(_ classes: [AnyClass]) -> PropertySelection {
+    let all = PropertySelection(plugin: id)
+    return classes.isEmpty ? all : all.declared(in: classes)
   }
 }
 

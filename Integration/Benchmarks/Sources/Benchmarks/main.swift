@@ -3,6 +3,7 @@ import Foundation
 
 // Usage: Benchmarks [--smoke] [--cold] [--pass-only] [--json PATH] [FIXTURE.so ...]
 //        Benchmarks --probe NAME COUNT   one per-instance probe COUNT times (for callgrind)
+//        Benchmarks --headline FIXTURE.so [--json PATH]   the headline shape, in a fresh process
 //   --smoke      tiny iteration counts (CI keeps the benchmarks compiling and running)
 //   --cold       time each fixture's pass right after dlopen, first-touch page faults included
 //   --pass-only  only the catalog pass (Scripts/bench.sh repeats it in fresh processes)
@@ -25,6 +26,23 @@ if let index = arguments.firstIndex(of: "--probe"), index + 2 < arguments.count,
     exit(0)
   } catch {
     print("probe failed: \(error)")
+    exit(1)
+  }
+}
+
+if let index = arguments.firstIndex(of: "--headline"), index + 1 < arguments.count {
+  do {
+    let figure = try measureHeadline(fixture: arguments[index + 1])
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(figure).write(to: URL(fileURLWithPath: jsonPath))
+    print(
+      "\(figure.fixture): one imperative block injecting \(figure.injected) properties, pass over "
+        + "\(figure.classes) classes / \(figure.fields) fields included: "
+        + "\(Double(figure.nanoseconds) / 1_000_000) ms (passes \(Double(figure.passNanoseconds) / 1_000_000) ms)")
+    exit(0)
+  } catch {
+    print("headline failed: \(error)")
     exit(1)
   }
 }

@@ -47,7 +47,7 @@ public struct ArchivedDefaults<Value: Codable>: MarkedPropertyWrapper {
     self.init(nil, options)
   }
 
-  /// The key and options, for the plugin (see ``MarkedPropertyWrapper/declarationArguments``).
+  /// The key and options, for the plugin (see `MarkedPropertyWrapper/declarationArguments`).
   public var declarationArguments: (any Sendable)? { declaration }
 
   /// The property of a class instance, read and written through its class-level slot.

@@ -11,11 +11,11 @@ public import InjectionKernel
 /// try Injection.injectDefaults()
 /// ```
 ///
-/// Once ``Injection/injectDefaults(key:store:)`` turns `@Defaults` properties on, a read returns the
+/// Once `Injection/injectDefaults(key:store:)` turns `@Defaults` properties on, a read returns the
 /// value stored under the property's key — the key the declaration gives, else the rule's key closure's,
 /// else the property's name — or the property's initial value (`nil` for an optional without one) while
 /// the key is absent; a write stores the new value, and setting `nil` removes the key. Until then, and
-/// after ``Injection/rejectDefaults()``, the property is a plain stored property.
+/// after `Injection/rejectDefaults()`, the property is a plain stored property.
 ///
 /// Values are stored as themselves, so any other `UserDefaults` user reads them: `Bool`, integers,
 /// floating point, `String`, `Data`, `Date`, `URL`, and arrays and string-keyed dictionaries of them
@@ -56,7 +56,7 @@ public struct Defaults<Value>: MarkedPropertyWrapper {
     self.init(nil, options)
   }
 
-  /// The key and options, for the plugin (see ``MarkedPropertyWrapper/declarationArguments``).
+  /// The key and options, for the plugin (see `MarkedPropertyWrapper/declarationArguments`).
   public var declarationArguments: (any Sendable)? { declaration }
 
   /// The property of a class instance, read and written through its class-level slot.

@@ -135,7 +135,7 @@ enum Archive {
 }
 
 /// Bad stored data met by a read, or a value a write could not store: reported to the handler set with
-/// ``InjectionRules/onDefaultsProblem(_:)`` and in ``Injection/report()``. The read returns the property's
+/// `InjectionRules/onDefaultsProblem(_:)` and in `Injection/report()`. The read returns the property's
 /// initial value (or `nil`) and the stored data is left as it is until the property is next written.
 public struct DefaultsProblem: Sendable, Equatable, CustomStringConvertible {
   /// What is wrong.

@@ -54,7 +54,7 @@ extension InjectionRules {
   }
 
   /// Makes every `@Defaults` and `@ArchivedDefaults` property read and write `store`, whatever store its
-  /// rule chose (`nil`: each rule's store again). Inside ``Injection/withOverrides(_:_:)-(_,()->Result)``
+  /// rule chose (`nil`: each rule's store again). Inside `Injection/withOverrides(_:_:)-(_,()->Result)`
   /// it applies to that task and its child tasks only, which is how a test keeps off real settings:
   ///
   /// ```swift

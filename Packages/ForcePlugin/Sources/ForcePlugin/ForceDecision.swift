@@ -1,4 +1,4 @@
-/// What the decision closure of ``ForceInjector/forceInject(in:_:)`` answers for one field.
+/// What the decision closure of `ForceInjector/forceInject(in:_:)` answers for one field.
 ///
 /// ```swift
 /// try Injection.forceInject { property in

@@ -2,7 +2,7 @@ public import InjectionKernel
 
 extension Injection {
   /// DeluxeInjection's `[DeluxeInjection forceInject:^id(Class targetClass, NSString *propertyName, …)]`:
-  /// adds a decision closure to ``ForceInjector/shared`` (see ``ForceInjector/forceInject(in:decide:)``).
+  /// adds a decision closure to ``ForceInjector/shared`` (see `ForceInjector/forceInject(in:decide:)`).
   ///
   /// ```swift
   /// try Injection.forceInject(in: Checkout.self) { property in
@@ -27,7 +27,7 @@ extension Injection {
   }
 
   /// Fills `object` with the shared injector's decisions and returns it (see
-  /// ``ForceInjector/fill(_:policy:)``). Call it in `init` (`try Injection.fill(self)`) or right after.
+  /// `ForceInjector/fill(_:policy:)`). Call it in `init` (`try Injection.fill(self)`) or right after.
   @discardableResult
   public static func fill<Object: AnyObject>(_ object: Object, policy: FillPolicy = .overwrite) throws -> Object {
     try ForceInjector.shared.fill(object, policy: policy)

@@ -4,7 +4,7 @@ import InjectionKernel
 /// every class, and fills that write the decided values into instances.
 ///
 /// Swift cannot swap the accessors of a plain stored property, so force rules do not change a class:
-/// they are applied to instances by ``fill(_:policy:)`` — typically right after `init`, or
+/// they are applied to instances by `fill(_:policy:)` — typically right after `init`, or
 /// inside it (`Injection.fill(self)`), before the object is shared with other threads (a fill is not
 /// synchronized with the object's readers). `Injection.forceInject`, `Injection.fill` and the imperative
 /// verbs use the process-wide ``shared`` injector; tests and libraries can keep injectors of their own.

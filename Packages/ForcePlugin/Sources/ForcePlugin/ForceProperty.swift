@@ -1,6 +1,6 @@
 public import InjectionKernel
 
-/// One stored field of one class, as the decision closure of ``ForceInjector/forceInject(in:_:)`` and
+/// One stored field of one class, as the decision closure of `ForceInjector/forceInject(in:_:)` and
 /// the fill results see it: declaring class, name, value type and how it holds a reference.
 ///
 /// ```swift

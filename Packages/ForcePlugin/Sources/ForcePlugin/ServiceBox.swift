@@ -1,7 +1,7 @@
 import InjectionKernel
 
 /// A registry of services by property name — OBInjector's `OBPropertyInjector` and APServiceBox's
-/// service box: ``fill(_:)`` writes each registered service into the object's stored `var` of the same
+/// service box: `fill(_:)` writes each registered service into the object's stored `var` of the same
 /// name, superclasses' properties included, when the service's type fits the property's (the same class,
 /// a subclass, a conforming type; an optional property accepts the wrapped type).
 ///
@@ -146,7 +146,7 @@ public final class ServiceBox: Sendable {
     fill(object, policy: policy)
   }
 
-  /// ``fill(_:)`` with another policy than the box's.
+  /// `fill(_:)` with another policy than the box's.
   @discardableResult
   public func fill<Object: AnyObject>(_ object: Object, policy: FillPolicy) -> FillReport {
     for service in servicesToCrossFill() {

@@ -12,14 +12,14 @@ extension Injection {
   /// ```
   ///
   /// After the block, every marked property in scope (all of them unless the block narrows the scope
-  /// with ``InjectionRules/checkCompleteness(in:)`` or ``InjectionRules/checkCompleteness(inModules:)``)
+  /// with `InjectionRules/checkCompleteness(in:)` or ``InjectionRules/checkCompleteness(inModules:)``)
   /// that would stop a read must have an injection; otherwise this throws
-  /// ``InjectionError/missingInjections(_:)`` listing each one as `Module.Owner.property: Type (Plugin)`,
+  /// `InjectionError/missingInjections(_:)` listing each one as `Module.Owner.property: Type (Plugin)`,
   /// sorted, and applies nothing. Optional properties read `nil` and are not missing (a dry run lists them
   /// as information). Marked properties of generic classes whose type does not depend on the generic
   /// parameters are checked before any specialization exists. ``InjectionRules/skipChecks()`` turns the
   /// check off. If the block throws, or one of its selections names a class or a property name and
-  /// matches nothing (``InjectionError/selectionMatchesNothing(selection:nearMisses:)``), nothing is applied.
+  /// matches nothing (`InjectionError/selectionMatchesNothing(selection:nearMisses:)`), nothing is applied.
   @discardableResult
   public static func imperative(_ block: (InjectionRules) throws -> Void) throws -> InjectionPlan {
     let rules = InjectionRules()
@@ -53,7 +53,7 @@ public struct ImperativeDryRun: CustomStringConvertible, Sendable {
   /// The plan: entries, unmatched selections, and the empty properties of the block's scope.
   public let plan: InjectionPlan
   /// The properties in scope that would stay without an injection and stop a read, as
-  /// `Module.Owner.property: Type (Plugin)`: what ``Injection/imperative(_:)`` would throw for.
+  /// `Module.Owner.property: Type (Plugin)`: what `Injection/imperative(_:)` would throw for.
   public let missing: [String]
   /// Optional properties in scope left empty: reads return `nil`, so they are not missing (information).
   public let emptyOptionals: [String]

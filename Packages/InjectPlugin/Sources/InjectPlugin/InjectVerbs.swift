@@ -8,7 +8,7 @@ extension InjectSelection where Value: Sendable {
   /// Selected by type alone (`inject(Logger.self)`), it also reaches properties declared `Logger?`.
   ///
   /// Every instance on every thread reads the same value, so it must be `Sendable`; for a value you
-  /// vouch for whose type is not, pass ``UncheckedSendable`` (`value(UncheckedSendable(cache))`).
+  /// vouch for whose type is not, pass `UncheckedSendable` (`value(UncheckedSendable(cache))`).
   @discardableResult
   public func value(_ value: Value) throws -> InjectionPlan? {
     try injectValue(value, summary: "value")
@@ -16,7 +16,7 @@ extension InjectSelection where Value: Sendable {
 
   /// Injects one value created by `make` on the first read anywhere and shared by every instance
   /// (exactly once, even under concurrent first reads). The value must be `Sendable`; for one you vouch for
-  /// whose type is not, return ``UncheckedSendable`` (`shared { UncheckedSendable(Cache()) }`).
+  /// whose type is not, return `UncheckedSendable` (`shared { UncheckedSendable(Cache()) }`).
   @discardableResult
   public func shared(_ make: @escaping @Sendable () -> Value) throws -> InjectionPlan? {
     try injectShared(make, summary: "shared")
@@ -103,7 +103,7 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
   /// (a read's caller owns what the read returned, as with any property).
   ///
   /// Every instance on every thread reads the object, so it must be `Sendable`; for one you vouch for
-  /// whose type is not, pass ``UncheckedSendable`` (`weak(UncheckedSendable(delegate))`).
+  /// whose type is not, pass `UncheckedSendable` (`weak(UncheckedSendable(delegate))`).
   @discardableResult
   public func weak<Object: AnyObject & Sendable>(_ object: Object) throws -> InjectionPlan? {
     try injectWeak(object)

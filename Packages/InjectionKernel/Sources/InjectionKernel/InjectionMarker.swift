@@ -54,7 +54,7 @@ public struct PluginID: Hashable, Sendable, CustomStringConvertible, Comparable 
 /// A plugin: a set of marker types whose properties it injects.
 ///
 /// Plugins never enumerate classes themselves: the kernel's shared pass catalogs every marked property
-/// once, and ``InjectionKernel/properties(of:)`` hands a plugin exactly the properties of its markers.
+/// once, and `InjectionKernel/properties(of:)` hands a plugin exactly the properties of its markers.
 ///
 /// ```swift
 /// enum TrackedPlugin: InjectionPlugin {

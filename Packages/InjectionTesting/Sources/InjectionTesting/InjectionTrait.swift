@@ -2,7 +2,7 @@ public import InjectionKernel
 public import Testing
 
 /// A Swift Testing trait that runs a test — or each test of a suite — inside an override scope of its
-/// own (``InjectionKernel/Injection/withOverrides(_:_:)-(_,()->Result)``): the injections it records
+/// own (`InjectionKernel/Injection/withOverrides(_:_:)-(_,()->Result)`): the injections it records
 /// apply to that test and the tasks it creates only, and whatever the test commits itself stays inside
 /// it. Tests running in parallel never see each other's injections.
 ///

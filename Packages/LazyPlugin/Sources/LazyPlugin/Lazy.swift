@@ -12,7 +12,7 @@ public import InjectionKernel
 /// Gallery().items.isEmpty  // true: created by the first read
 /// ```
 ///
-/// Until ``Injection/injectLazy()`` turns `@Lazy` properties on, a read behaves like a plain stored
+/// Until `Injection/injectLazy()` turns `@Lazy` properties on, a read behaves like a plain stored
 /// property. Once on, a read of an instance whose storage is empty creates the value — exactly once,
 /// even when many threads read at the same time — and stores it; an optional set to `nil` is created
 /// again at the next read. Values come from a per-property factory, else a per-type factory, else the

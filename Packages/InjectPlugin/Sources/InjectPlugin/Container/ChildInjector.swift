@@ -1,7 +1,7 @@
 public import InjectionKernel
 
 /// An injector that overrides some bindings and falls back to its parent for the rest; the parent never
-/// sees its bindings (Gummi Injection's `createChildInjector`). Its rules live in an ``OverrideScope``
+/// sees its bindings (Gummi Injection's `createChildInjector`). Its rules live in an `OverrideScope`
 /// for as long as the child does: singletons it binds are built once for it.
 ///
 /// ```swift
@@ -20,14 +20,14 @@ public final class ChildInjector: Sendable {
     scope = try OverrideScope(configure)
   }
 
-  /// What ``Injection/resolve(_:named:arguments:)`` returns under the child's rules.
+  /// What `Injection/resolve(_:named:arguments:)` returns under the child's rules.
   public func resolve<Value>(_ type: Value.Type = Value.self, named name: String? = nil, arguments: Any...) throws
     -> Value
   {
     try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
   }
 
-  /// Every binding of `type` under the child's rules (see ``Injection/resolveAll(_:)``).
+  /// Every binding of `type` under the child's rules (see `Injection/resolveAll(_:)`).
   public func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
     try scope.run { try Injection.resolveAll(type) }
   }
@@ -50,7 +50,7 @@ extension Injection {
   /// A child injector of the calling task's current injector (the process's, or the override scope or
   /// child it runs in), with the rules `configure` records.
   ///
-  /// - Throws: the typed errors of ``Injection/commit(_:)``.
+  /// - Throws: the typed errors of `Injection/commit(_:)`.
   public static func childInjector(_ configure: (InjectionRules) throws -> Void) throws -> ChildInjector {
     try ChildInjector(configure)
   }

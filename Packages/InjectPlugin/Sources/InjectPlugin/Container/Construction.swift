@@ -1,7 +1,7 @@
 public import InjectionKernel
 
 /// A type the container can build with no arguments: bound with `to(_:)`, `singleton(_:)`,
-/// `eagerSingleton(_:)`, or built unbound once ``Injection/constructUnboundTypes()`` is on. Its own
+/// `eagerSingleton(_:)`, or built unbound once `Injection/constructUnboundTypes()` is on. Its own
 /// `@Inject` properties are served as usual.
 ///
 /// ```swift

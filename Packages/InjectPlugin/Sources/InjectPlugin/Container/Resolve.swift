@@ -3,7 +3,7 @@ public import InjectionKernel
 extension Injection {
   /// What an `@Inject var x: Value` reads under the current rules — from any thread, with no instance
   /// and no property needed: OCInject's `OCInject(Class)`, Gummi Injection's `getObject`. Inside an
-  /// override scope (``Injection/withOverrides(_:_:)-(_,()->Result)``) or a child injector, their rules
+  /// override scope (`Injection/withOverrides(_:_:)-(_,()->Result)`) or a child injector, their rules
   /// apply, as they do to reads.
   ///
   /// ```swift

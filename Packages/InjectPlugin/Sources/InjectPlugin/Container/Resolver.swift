@@ -18,7 +18,7 @@ public struct Resolver {
 
   init(arguments: [Any]) { self.arguments = arguments }
 
-  /// Resolves a dependency: what ``Injection/resolve(_:named:arguments:)`` returns. A dependency that
+  /// Resolves a dependency: what `Injection/resolve(_:named:arguments:)` returns. A dependency that
   /// needs the value being built is a cycle, thrown as ``ResolutionError/cycle(_:)``.
   public func resolve<Value>(_ type: Value.Type = Value.self, named name: String? = nil, arguments: Any...) throws
     -> Value
@@ -26,7 +26,7 @@ public struct Resolver {
     try Resolution.resolve(type, named: name, arguments: arguments)
   }
 
-  /// Every binding of `type`, in registration order (see ``Injection/resolveAll(_:)``).
+  /// Every binding of `type`, in registration order (see `Injection/resolveAll(_:)`).
   public func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
     try Injection.resolveAll(type)
   }

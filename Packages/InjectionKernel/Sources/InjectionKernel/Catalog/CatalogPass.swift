@@ -1,4 +1,4 @@
-/// What one enumeration pass of the ``PropertyCatalog`` scanned and found.
+/// What one enumeration pass of the `PropertyCatalog` scanned and found.
 public struct CatalogPass: Sendable, CustomStringConvertible {
   /// Images whose metadata was read for the first time (0 when classes were given explicitly).
   public let images: Int

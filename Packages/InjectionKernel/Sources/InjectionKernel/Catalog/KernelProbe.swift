@@ -5,3 +5,6 @@ struct KernelProbe: InjectionMarker {
   typealias Value = Never
   static var plugin: PluginID { PluginID("InjectionKernel") }
 }
+
+/// An owner class for naming a specialization of `AssociatedProperty` (its descriptor); owns nothing.
+final class KernelProbeOwner {}

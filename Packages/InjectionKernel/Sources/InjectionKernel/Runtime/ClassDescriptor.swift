@@ -40,6 +40,11 @@ struct ClassDescriptor: Hashable, @unchecked Sendable {  // immutable image data
   /// Reflection field descriptor; nil when reflection metadata was stripped.
   var fieldDescriptor: FieldDescriptor? { context.fieldDescriptor }
 
+  /// The mangled name of the superclass (nil for a root class).
+  var superclassName: MangledName? {
+    RelativePointer.direct(at: pointer + 20).map { MangledName($0.assumingMemoryBound(to: UInt8.self)) }
+  }
+
   /// Number of stored properties declared by this class (not inherited).
   var numberOfFields: Int { Int(pointer.load(fromByteOffset: 36, as: UInt32.self)) }
 

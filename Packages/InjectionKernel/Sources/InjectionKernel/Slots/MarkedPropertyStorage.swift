@@ -4,10 +4,10 @@ import Synchronization
 /// of the property once the instance has found it.
 ///
 /// A marker wrapper holds one of these (see ``MarkedPropertyWrapper``). A read takes the inlined fast
-/// path when the slot is known and its answer can be served: inside a ``ReadSection`` it loads the
+/// path when the slot is known and its answer can be served: inside a `ReadSection` it loads the
 /// slot's published answer and this instance's stored value and copies out the one that applies — no
 /// lock, no allocation. Everything else (an instance's first read, getters, fills, nothing injected)
-/// goes through ``answer(for:)``. Writes, fills and getters that change the storage run under this
+/// goes through `answer(for:)`. Writes, fills and getters that change the storage run under this
 /// instance's lock and publish a new immutable box; the replaced box is released once no read section
 /// can still be using it, before the write returns. A read racing with a write of the same instance
 /// therefore returns the old or the new value, as an Objective-C `atomic` property does.
@@ -20,6 +20,10 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   /// The address of the property's ``InjectionSlot`` (never deallocated), or 0 until the first access.
   @usableFromInline let slotAddress: Atomic<UInt>
   @usableFromInline let lock: Mutex<Void>
+  /// Whether the stored value is held weakly (associated storage with the weak reference policy): the
+  /// box in `state` is then a ``WeakStoredValue``, and reads never take the fast path (the associated
+  /// storage calls ``answer(for:)`` directly; marker wrappers never create such storage).
+  @usableFromInline let holdsWeakly: Bool
 
   /// Set in `state` once a fill created this instance's value (for fills that run once per instance).
   @inlinable
@@ -39,6 +43,16 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
     self.state = Atomic(state)
     slotAddress = Atomic(0)
     lock = Mutex(())
+    holdsWeakly = false
+  }
+
+  /// Empty storage whose slot is known from the start: an associated property's storage for one owner
+  /// (see ``AssociatedProperty``).
+  init(slot: InjectionSlot, holdsWeakly: Bool) {
+    state = Atomic(0)
+    slotAddress = Atomic(UInt(bitPattern: Unmanaged.passUnretained(slot).toOpaque()))
+    lock = Mutex(())
+    self.holdsWeakly = holdsWeakly
   }
 
   deinit {
@@ -242,6 +256,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   func storedHoldingLock() -> Value? {
     let bits = state.load(ordering: .acquiring) & Self.addressMask
     guard bits != 0 else { return nil }
+    if holdsWeakly { return WeakStoredValue.value(at: bits, as: Value.self) }
     return Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue().value
   }
 
@@ -250,7 +265,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   @inlinable
   func publishHoldingLock(_ value: Value?, filled: Bool = false) -> UInt {
     let flag = (filled ? Self.filledFlag : 0) | (state.load(ordering: .relaxed) & Self.filledFlag)
-    let box = value.map { Self.retainedBox($0) } ?? 0
+    let box = value.map { holdsWeakly ? WeakStoredValue.retainedBox($0) : Self.retainedBox($0) } ?? 0
     return state.exchange(box | flag, ordering: .acquiringAndReleasing) & Self.addressMask
   }
 
@@ -262,7 +277,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   private static func release(box bits: UInt) {
     let address = bits & addressMask
     guard address != 0 else { return }
-    Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
   }
 
   /// Whether two optional values have the same representation (then a getter left the storage as it

@@ -39,3 +39,28 @@ final class StoredValue<Value>: @unchecked Sendable {  // immutable after init
   @inlinable
   init(_ value: Value) { self.value = value }
 }
+
+/// One instance's stored object, held weakly (the weak reference policy of associated storage): reads
+/// find `nil` once the object is gone. Immutable but for the weak reference itself, which the runtime
+/// reads and clears atomically.
+@usableFromInline
+final class WeakStoredValue: @unchecked Sendable {
+  @usableFromInline weak var object: AnyObject?
+
+  init(_ object: AnyObject) { self.object = object }
+
+  /// A retained box holding `value` (a class instance, or an optional one, as the weak policy's
+  /// declarations guarantee) weakly.
+  @usableFromInline
+  static func retainedBox<Value>(_ value: Value) -> UInt {
+    UInt(bitPattern: Unmanaged.passRetained(WeakStoredValue(value as AnyObject)).toOpaque())
+  }
+
+  /// The object in the box at `bits` as a `Value`, `nil` once it is gone.
+  @usableFromInline
+  static func value<Value>(at bits: UInt, as type: Value.Type) -> Value? {
+    let box = Unmanaged<WeakStoredValue>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+    guard let object = box.object else { return nil }
+    return (object as! Value)
+  }
+}

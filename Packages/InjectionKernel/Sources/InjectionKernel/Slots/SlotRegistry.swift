@@ -87,7 +87,9 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass`, `byProperty`, `vi
     var properties: [PropertyDescriptor] = []
     var current: AnyClass? = cls
     while let candidate = current {
-      properties += PropertyCatalog.shared.declaredProperties(of: candidate).map { $0.viewed(from: cls) ?? $0 }
+      // Associated properties (negative offsets) are not fields: their owners find their slots by key.
+      properties += PropertyCatalog.shared.declaredProperties(of: candidate).filter { $0.offset >= 0 }
+        .map { $0.viewed(from: cls) ?? $0 }
       current = MetadataAccess.superclass(of: candidate)
     }
     let built = ClassSlots(

@@ -1,0 +1,2 @@
+// An app that imports the plugin gets the kernel's API (`Injection`, `InjectionRules`, …) with it.
+@_exported public import InjectionKernel

@@ -1,0 +1,251 @@
+import AssociatePlugin
+import Foundation
+import ImperativePlugin
+import InjectPlugin
+import TestSupport
+import Testing
+
+/// Counts its live instances (each test has its own counter).
+private final class Payload: Sendable {
+  let live: Counter
+  let id: Int
+  init(_ live: Counter, id: Int = 0) {
+    self.live = live
+    self.id = id
+    live.increment()
+  }
+  deinit { live.decrement() }
+}
+
+// MARK: Fixtures (one per test: tests run in parallel)
+
+private final class Hero {}
+extension Hero {
+  final class Nickname: Associated<Hero, String> {}
+  var nickname: String? {
+    get { Nickname[self] }
+    set { Nickname[self] = newValue }
+  }
+}
+
+extension JSONEncoder {
+  final class Purpose: Associated<JSONEncoder, String> {}
+  var purpose: String? {
+    get { Purpose[self] }
+    set { Purpose[self] = newValue }
+  }
+}
+
+extension Operation {
+  final class Owner: Associated<Operation, String> {}
+  var owner: String? {
+    get { Owner[self] }
+    set { Owner[self] = newValue }
+  }
+}
+
+private class Mixer {}
+extension Mixer {
+  final class Volume: Associated<Mixer, Int> {}
+  static let volumeSets = Counter()
+  static var volume: Int? {
+    get { Volume[self] }
+    set {
+      volumeSets.increment()
+      Volume[self] = newValue
+    }
+  }
+}
+private final class LoudMixer: Mixer {}
+
+private final class Orbit {}
+extension Orbit {
+  final class Moon: WeaklyAssociated<Orbit, Payload> {}
+  final class Label: CopyAssociated<Orbit, NSString> {}
+  final class Buffer: CopyAssociated<Orbit, NSMutableString> {}
+}
+
+private struct Budget: Sendable, Equatable {
+  let amount: Int
+}
+private final class Ledger {}
+extension Ledger {
+  final class Budget_: AssociatedProperty<Ledger, Inject<Budget?>> {
+    override class var propertyName: String { "budget" }
+  }
+  var budget: Budget? {
+    get { Budget_[self] }
+    set { Budget_[self] = newValue }
+  }
+  final class Retries: AssociatedProperty<Ledger, Inject<Int?>> {}
+  var retries: Int? { Retries[self] }
+}
+
+private final class Session: Sendable {}
+private final class Screen {
+  @Inject var session: Session
+}
+extension Screen {
+  final class Backup: AssociatedProperty<Screen, Inject<Session>> {}
+  var backup: Session { Backup[self] }
+}
+
+private final class Orphan: Sendable {}
+private final class Forgotten {}
+extension Forgotten {
+  final class Needed: AssociatedProperty<Forgotten, Inject<Orphan>> {}
+}
+
+private final class Muted {}
+extension Muted {
+  final class Level: Associated<Muted, Int> {}
+  var level: Int? {
+    get { Level[self] }
+    set { Level[self] = newValue }
+  }
+}
+
+private final class Switched {}
+extension Switched {
+  final class Level: Associated<Switched, Int> {}
+  var level: Int? {
+    get { Level[self] }
+    set { Level[self] = newValue }
+  }
+}
+
+@Suite struct AssociatePluginTests {
+  @Test func anExtensionPropertyOfAnAppClass() {
+    let hero = Hero()
+    let other = Hero()
+    #expect(hero.nickname == nil)
+    hero.nickname = "Ace"
+    other.nickname = "Jack"
+    #expect(hero.nickname == "Ace")
+    #expect(other.nickname == "Jack")
+    hero.nickname = nil
+    #expect(hero.nickname == nil)
+    #expect(Hero.Nickname.property.plugin == AssociatePlugin.id)
+  }
+
+  @Test func anExtensionPropertyOfAFoundationClass() {
+    let encoder = JSONEncoder()
+    encoder.purpose = "reports"
+    #expect(encoder.purpose == "reports")
+    #expect(JSONEncoder().purpose == nil)
+    #expect(
+      JSONEncoder.Purpose.property.description
+        == "\(Injection.typeName(JSONEncoder.self)).purpose: Swift.Optional<Swift.String>")
+    let operation = Operation()
+    operation.owner = "queue"
+    #expect(operation.owner == "queue")
+    #expect(Operation().owner == nil)
+  }
+
+  @Test func aStaticPropertyWithASideEffectingSetter() {
+    #expect(Mixer.volume == nil)
+    Mixer.volume = 7
+    #expect(Mixer.volumeSets.count == 1)
+    #expect(Mixer.volume == 7)
+    #expect(LoudMixer.volume == nil)  // another class object, another owner
+    LoudMixer.volume = 11
+    #expect(Mixer.volumeSets.count == 2)
+    #expect(Mixer.volume == 7)
+    Mixer.volume = nil
+    #expect(Mixer.volumeSets.count == 3)
+    #expect(Mixer.volume == nil)
+    #expect(LoudMixer.volume == 11)
+  }
+
+  @Test func aWeakValueIsNilOnceItDies() {
+    let live = Counter()
+    let orbit = Orbit()
+    var moon: Payload? = Payload(live)
+    Orbit.Moon[orbit] = moon
+    #expect(Orbit.Moon[orbit] === moon)
+    moon = nil
+    #expect(live.count == 0)
+    #expect(Orbit.Moon[orbit] == nil)
+  }
+
+  @Test func aCopyValueIsADistinctObject() {
+    let orbit = Orbit()
+    let source = NSMutableString(string: "draft")
+    Orbit.Label[orbit] = source
+    let stored = Orbit.Label[orbit]
+    #expect(stored !== source)
+    source.append(" changed")
+    #expect(stored == "draft")
+    #expect(Orbit.Label[orbit] == "draft")
+    // A mutable property keeps a mutable copy.
+    Orbit.Buffer[orbit] = source
+    #expect(Orbit.Buffer[orbit] !== source)
+    Orbit.Buffer[orbit]?.append("!")
+    #expect(Orbit.Buffer[orbit] == "draft changed!")
+  }
+
+  @Test func injectPluginReachesAnExtensionPropertyByType() throws {
+    try Injection.inject(Budget.self).value(Budget(amount: 777))
+    let ledger = Ledger()
+    #expect(ledger.budget == Budget(amount: 777))
+    ledger.budget = Budget(amount: 666)
+    #expect(ledger.budget == Budget(amount: 666))
+    ledger.budget = nil
+    #expect(ledger.budget == Budget(amount: 777))
+    #expect(Ledger().budget == Budget(amount: 777))
+  }
+
+  @Test func injectPluginReachesAnExtensionPropertyByClassAndName() throws {
+    #expect(Ledger().retries == nil)
+    try Injection.inject(Int?.self).declared(in: Ledger.self).named("retries").value(3)
+    #expect(Ledger().retries == 3)
+    #expect(Injection.report().contains("Ledger.retries: Swift.Optional<Swift.Int>"))
+    let declared = Injection.declaredProperties(of: Ledger.self).map(\.name).sorted()
+    #expect(declared == ["budget", "retries"])
+  }
+
+  @Test func anImperativeBlockGivesAnExtensionPropertyTheObjectItGivesAStoredOne() throws {
+    let session = Session()
+    try Injection.imperative { lets in
+      lets.checkCompleteness(in: Screen.self)
+      try lets.inject(Session.self).declared(in: Screen.self).value(session)
+    }
+    let screen = Screen()
+    #expect(screen.session === session)
+    #expect(screen.backup === screen.session)
+  }
+
+  @Test func theCompletenessCheckListsAnExtensionPropertyLeftEmpty() throws {
+    #expect(throws: InjectionError.self) {
+      try Injection.imperative { lets in lets.checkCompleteness(in: Forgotten.self) }
+    }
+    let dryRun = try Injection.imperativeDryRun { lets in lets.checkCompleteness(in: Forgotten.self) }
+    #expect(dryRun.missing.contains { $0.hasSuffix("Forgotten.needed: AssociatePluginTests.Orphan (Inject)") })
+  }
+
+  @Test func rejectAndInjectTurnThePropertiesOffAndOn() throws {
+    let switched = Switched()
+    switched.level = 1
+    try Injection.rejectAssociate(in: Switched.self)
+    #expect(Injection.isInjected(Switched.Level.property))
+    #expect(Injection.report().contains("Switched.level: Swift.Optional<Swift.Int>"))
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      lets.injectAssociate(in: Switched.self)
+    }
+    #expect(!Injection.isInjected(Switched.Level.property))
+    #expect(switched.level == 1)
+  }
+
+  @Test func aRejectedPropertyStopsNamingItselfAndTheCallThatTurnsItOn() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.rejectAssociate(in: Muted.self)
+      _ = Muted().level
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "AssociatePluginTests.Muted.level: Swift.Optional<Swift.Int> was used while associate-backed properties "
+          + "are rejected; call Injection.injectAssociate() to turn them on"))
+  }
+}
