@@ -217,6 +217,30 @@ private final class SnapshotHost {
   }
 }
 
+private class SnapshotBase {
+  @Inject var service: Service?
+}
+private final class SnapshotSub: SnapshotBase {}
+private final class SnapshotOther: SnapshotBase {}
+
+// A subclass's own injection is part of the process's state (in a child process, as above).
+@Test func snapshotAndRestoreKeepSubclassOverrides() async {
+  await #expect(processExitsWith: .success) {
+    try Injection.inject(Service?.self).declared(in: SnapshotBase.self).value(Service(1))
+    try Injection.inject(Service?.self).declared(in: SnapshotSub.self).value(Service(2))
+    let sub = SnapshotSub()
+    precondition(sub.service?.id == 2)
+    let saved = Injection.snapshot()
+    try Injection.inject(Service?.self).declared(in: SnapshotSub.self).reject()
+    precondition(sub.service?.id == 1, "the base's injection shows through")
+    try Injection.inject(Service?.self).declared(in: SnapshotOther.self).value(Service(3))
+    Injection.restore(saved)
+    precondition(sub.service?.id == 2, "the subclass's own injection is back")
+    precondition(SnapshotBase().service?.id == 1)
+    precondition(SnapshotOther().service?.id == 1, "the override made after the snapshot is gone")
+  }
+}
+
 private final class ScopedCounter: Sendable {
   let state = ScopedState<Int>(0)
 }
