@@ -19,6 +19,7 @@ let package = Package(
         .product(name: "InjectPlugin", package: "DeluxeInjection"),
         .product(name: "LazyPlugin", package: "DeluxeInjection"),
         .product(name: "DefaultsPlugin", package: "DeluxeInjection"),
+        .product(name: "AssociatePlugin", package: "DeluxeInjection"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "Swinject", package: "Swinject"),
       ]),
@@ -31,6 +32,7 @@ let package = Package(
         .product(name: "ImperativePlugin", package: "DeluxeInjection"),
         .product(name: "ForcePlugin", package: "DeluxeInjection"),
         .product(name: "DefaultsPlugin", package: "DeluxeInjection"),
+        .product(name: "AssociatePlugin", package: "DeluxeInjection"),
         .product(name: "Swinject", package: "Swinject"),
       ],
       // The catalog fixtures (Scripts/generate-catalog-fixture.py) are compiled against this runner's

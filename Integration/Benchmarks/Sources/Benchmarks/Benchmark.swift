@@ -19,6 +19,8 @@ struct Benchmark {
     case fill
     /// One settings read or write (DefaultsPlugin) or the `UserDefaults` call it replaces, per operation.
     case settings
+    /// One read or write of a property declared in an extension (AssociatePlugin) or a plain one.
+    case associated = "associated property"
   }
 
   let group: Group

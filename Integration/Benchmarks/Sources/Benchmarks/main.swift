@@ -58,9 +58,10 @@ do {
       try readBenchmarks(service: service) + overrideReadBenchmarks(service: service) + lazyBenchmarks()
       + swinjectBenchmarks(service: service) + resolveBenchmarks()
       + setupBenchmarks(service: service) + imperativeBenchmarks() + fillBenchmarks(service: service)
-      + defaultsBenchmarks()
+      + defaultsBenchmarks() + associateBenchmarks(service: service)
     figures = harness.run(benchmarks)
     instances = try measureInstances(harness)
+    AssociateChurnFigure.measure(owners: smoke ? 10_000 : 1_000_000, service: service).print()
   }
   // The catalog fixtures last, so the other figures are taken in an app-sized process.
   let passes = try measurePasses(fixtures: arguments, warm: !cold)
