@@ -13,6 +13,12 @@ private final class Checkout {
   @Probe var probe: String?
 }
 
+// Its own class: the test above injects Checkout's probe while this one runs beside it.
+private final class Register {
+  var retries = 0
+  @Probe var probe: String?
+}
+
 @Suite struct ForceAloneTests {
   @Test func fillsPlainPropertiesAndNeverOffersTheMarkedOne() throws {
     let injector = ForceInjector()
@@ -43,10 +49,10 @@ private final class Checkout {
   @Test func rejectsAValueThatDoesNotFit() throws {
     let injector = ForceInjector()
     #expect(throws: ForceError.self) {
-      try injector.forceInject(in: Checkout.self) { $0.name == "retries" ? .value("three") : .skip }
+      try injector.forceInject(in: Register.self) { $0.name == "retries" ? .value("three") : .skip }
     }
-    let checkout = Checkout()
-    try injector.fill(checkout)
-    #expect(checkout.retries == 0 && checkout.probe == nil)
+    let register = Register()
+    try injector.fill(register)
+    #expect(register.retries == 0 && register.probe == nil)
   }
 }
