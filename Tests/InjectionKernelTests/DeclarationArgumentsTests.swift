@@ -49,6 +49,17 @@ private final class KeyedHost {
   @Keyed("beta") var second: String?
 }
 
+/// An instance's first access gives its other marked properties their slots; each keeps its own
+/// arguments, whichever property a class's first instances read first.
+private class KeyedSharingHost {
+  @Keyed("one") var one: String?
+  @Keyed("two") var two: String?
+}
+
+private final class KeyedSharingSubclass: KeyedSharingHost {
+  @Keyed("three") var three: String?
+}
+
 private final class KeyedWriteHost {
   @Keyed("written") var value: String?
 }
@@ -86,6 +97,24 @@ private final class PlainMarkerHost {
     #expect(host.first == "key=alpha")
     #expect(host.second == "key=beta")
     #expect(KeyedHost().second == "key=beta")
+  }
+
+  @Test func everyPropertyKeepsItsOwnArgumentsWhicheverAnInstanceReadsFirst() throws {
+    try KeyedPlugin.injectKeys(into: KeyedSharingHost.self)
+    try KeyedPlugin.injectKeys(into: KeyedSharingSubclass.self)
+    #expect(KeyedSharingHost().one == "key=one")  // `two` has not handed its arguments yet
+    #expect(KeyedSharingHost().two == "key=two")
+    let both = KeyedSharingHost()
+    #expect(both.two == "key=two")  // this first access gives `one` its slot
+    #expect(both.one == "key=one")
+    let sub = KeyedSharingSubclass()
+    #expect(sub.three == "key=three")
+    #expect(sub.two == "key=two")
+    #expect(sub.one == "key=one")
+    let laterSub = KeyedSharingSubclass()
+    #expect(laterSub.one == "key=one")
+    #expect(laterSub.three == "key=three")
+    #expect(laterSub.two == "key=two")
   }
 
   @Test func aFirstAccessThatIsAWriteRecordsThemToo() throws {

@@ -29,6 +29,11 @@ private final class WrittenLifetimeHost {
   @Tracked var probe: Probe?
 }
 
+/// A non-optional class value, which the instance stores without a box.
+private final class WrittenObjectLifetimeHost {
+  @Tracked var probe: Probe
+}
+
 private final class DyingLifetimeHost {
   @Tracked var probe: Probe
 }
@@ -90,6 +95,21 @@ private func inject(_ injection: PropertyInjection<Probe>, into owner: AnyClass)
     }
     #expect(live.count == 1)
     host.probe = nil
+    #expect(live.count == 0)
+  }
+
+  @Test func writesReleaseTheObjectsTheyReplaceAndTheLastDiesWithItsInstance() {
+    let live = Counter()
+    var host: WrittenObjectLifetimeHost? = WrittenObjectLifetimeHost()
+    for _ in 0..<1000 {
+      host?.probe = Probe(live)
+      _ = host?.probe
+    }
+    #expect(live.count == 1)
+    weak var last = host?.probe
+    #expect(last != nil)
+    host = nil
+    #expect(last == nil)
     #expect(live.count == 0)
   }
 

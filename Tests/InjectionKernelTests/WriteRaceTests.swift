@@ -25,6 +25,11 @@ private final class ClassRaceHost: @unchecked Sendable {  // marked properties a
   @Tracked var value: RaceBox?
 }
 
+/// A non-optional class value: the instance's state word holds the object itself, with no box.
+private final class ObjectRaceHost: @unchecked Sendable {  // marked properties are atomic
+  @Tracked var value: RaceBox
+}
+
 private final class IntRaceHost: @unchecked Sendable {  // marked properties are atomic
   @Tracked var value: Int
 }
@@ -59,6 +64,20 @@ private func inject<Value>(_ value: Value, into owner: AnyClass) throws {
     }
     #expect(bad.count == 0)
     #expect(host.value?.id == Self.writes - 1)
+  }
+
+  @Test func classValuesStoredWithoutABox() throws {
+    try inject(RaceBox(-1), into: ObjectRaceHost.self)
+    let host = ObjectRaceHost()
+    let bad = Counter()
+    whileWriting(readers: 4) {
+      for k in 0..<Self.writes { host.value = RaceBox(k) }
+    } read: {
+      let box = host.value
+      if !(-1..<Self.writes).contains(box.id) || box.check != ~box.id { bad.increment() }
+    }
+    #expect(bad.count == 0)
+    #expect(host.value.id == Self.writes - 1)
   }
 
   @Test func intValues() throws {

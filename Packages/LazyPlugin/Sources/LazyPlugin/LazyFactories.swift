@@ -65,14 +65,19 @@ final class LazyFactories: Sendable {
 
 /// Creates the values of one `@Lazy` property: its factory, looked up once per registration of new
 /// factories (not once per instance), else its type's `LazyConstructible` `init()`, opened once.
+///
+/// Runs unspecialized (the injection is built for a property whose type is only known at run time), so
+/// the per-instance path avoids what costs a generic metadata lookup there: the factory is found by a
+/// non-generic ``LazyFactoryChoice``, and a factory's value is cast in a function of its own.
 final class LazyMaker<Value>: Sendable {
   private let property: PropertyDescriptor
   private let construct: (@Sendable () -> Value)?
-  private let cache = LockedState<(version: Int, factory: LazyFactory?)>((-1, nil))
+  private let choice: LazyFactoryChoice
 
   init(property: PropertyDescriptor) {
     self.property = property
     construct = LazyConstruction.constructor(of: Value.self)
+    choice = LazyFactoryChoice(property: property)
   }
 
   /// Whether the value type's own `LazyConstructible` `init()` can build values without a factory.
@@ -80,19 +85,16 @@ final class LazyMaker<Value>: Sendable {
 
   /// A new value for the property of `target`.
   func make(for target: AnyObject) -> Value {
-    let factory: LazyFactory?
-    if LazyFactories.shared.isOverridden {
-      factory = LazyFactories.shared.factory(for: property)
-    } else {
-      let version = LazyFactories.shared.version
-      factory = cache.withLock { cached -> LazyFactory? in
-        if cached.version == version { return cached.factory }
-        let found = LazyFactories.shared.factory(for: property)
-        cached = (version, found)
-        return found
-      }
-    }
-    if let factory, let value = factory.make(target) as? Value { return value }
+    if let factory = choice.factory() { return value(from: factory, for: target) }
+    return constructed()
+  }
+
+  private func value(from factory: LazyFactory, for target: AnyObject) -> Value {
+    if let value = factory.make(target) as? Value { return value }
+    return constructed()
+  }
+
+  private func constructed() -> Value {
     guard let construct else {
       Injection.stop(
         "\(property) cannot be built by @Lazy: no factory is registered and it does not conform to "
@@ -100,6 +102,26 @@ final class LazyMaker<Value>: Sendable {
       )
     }
     return construct()
+  }
+}
+
+/// The factory that currently applies to one property: the process's, cached until the next
+/// registration, or the calling task's override scope's (never cached).
+final class LazyFactoryChoice: Sendable {
+  private let property: PropertyDescriptor
+  private let cache = LockedState<(version: Int, factory: LazyFactory?)>((-1, nil))
+
+  init(property: PropertyDescriptor) { self.property = property }
+
+  func factory() -> LazyFactory? {
+    if LazyFactories.shared.isOverridden { return LazyFactories.shared.factory(for: property) }
+    let version = LazyFactories.shared.version
+    return cache.withLock { cached -> LazyFactory? in
+      if cached.version == version { return cached.factory }
+      let found = LazyFactories.shared.factory(for: property)
+      cached = (version, found)
+      return found
+    }
   }
 }
 

@@ -20,8 +20,8 @@ import Synchronization
 /// instance, so a value built from an override never outlives the scope or reaches another task.
 /// ``Injection/snapshot()`` captures every `ScopedState`'s process value.
 public final class ScopedState<Value: Sendable>: Sendable {
-  private let process: LockedState<Value>
-  private let changes = Atomic<Int>(0)
+  @usableFromInline let process: LockedState<Value>
+  @usableFromInline let changes = Atomic<Int>(0)
 
   /// State whose process value starts as `initial`.
   public init(_ initial: Value) {
@@ -31,11 +31,20 @@ public final class ScopedState<Value: Sendable>: Sendable {
 
   /// The value the calling task sees: its innermost scope's copy if a scope changed it, otherwise the
   /// process's.
+  ///
+  /// Inlinable with its scope-free path first, so that reading it while no scope is active costs a lock
+  /// and a copy, specialized for `Value`.
+  @inlinable
   public var value: Value {
-    if InjectionScope.anyActive, let scope = InjectionScope.current, let scoped: Value = scope.stateValue(of: self) {
-      return scoped
-    }
+    if InjectionScope.anyActive, let scoped = scopedValue() { return scoped }
     return process.withLock { $0 }
+  }
+
+  /// The copy of the calling task's innermost scope, if one changed it.
+  @usableFromInline
+  func scopedValue() -> Value? {
+    guard let scope = InjectionScope.current else { return nil }
+    return scope.stateValue(of: self)
   }
 
   /// Changes the value the calling task sees: the copy of its innermost scope (made from what the task
@@ -52,14 +61,14 @@ public final class ScopedState<Value: Sendable>: Sendable {
   }
 
   /// Whether the calling task sees a scope's copy rather than the process's value.
+  @inlinable
   public var isOverriddenForCurrentTask: Bool {
-    guard InjectionScope.anyActive, let scope = InjectionScope.current else { return false }
-    let scoped: Value? = scope.stateValue(of: self)
-    return scoped != nil
+    InjectionScope.anyActive && scopedValue() != nil
   }
 
   /// Counts changes of the process value, for caches of values derived from it (a scope's copy is never
   /// cached: check ``isOverriddenForCurrentTask`` first).
+  @inlinable
   public var processVersion: Int { changes.load(ordering: .acquiring) }
 
   /// The process value, whatever scope the caller is in (for snapshots).

@@ -31,6 +31,23 @@ extension InjectionSlot {
     }
   }
 
+  /// Whether a wrapper of the property at `address` has handed its arguments, if any.
+  static func hasSettledDeclarationArguments(inSlotAt address: UInt) -> Bool {
+    Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef {
+      $0.declarationArgumentsSettled.load(ordering: .acquiring)
+    }
+  }
+
+  /// Records that a wrapper of the property at `address` has handed its arguments, if any (after
+  /// ``recordDeclarationArguments(_:inSlotAt:)``).
+  static func settleDeclarationArguments(inSlotAt address: UInt) {
+    Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef {
+      if !$0.declarationArgumentsSettled.load(ordering: .relaxed) {
+        $0.declarationArgumentsSettled.store(true, ordering: .releasing)
+      }
+    }
+  }
+
   /// The marker's declaration arguments, once an instance of the property's class was accessed.
   public var declarationArguments: (any Sendable)? {
     let bits = declarationArgumentsAddress.load(ordering: .acquiring)
@@ -79,7 +96,7 @@ extension MarkedPropertyStorage {
   @inlinable
   func findSlotIfNeeded(of object: AnyObject, declarationArguments: @autoclosure () -> (any Sendable)?) {
     if slotAddress.load(ordering: .acquiring) == 0 {
-      findSlot(of: object, declarationArguments: declarationArguments())
+      findSlot(of: object, declarationArguments: declarationArguments(), fromWrapper: true)
     }
   }
 }

@@ -16,17 +16,22 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   /// Written only under `lock`; read by fast reads inside a ``ReadSection``.
   @usableFromInline let answer = Atomic<UInt>(0)
   @usableFromInline let lock = KernelLock()
-  @usableFromInline var injection: AnyPropertyInjection?
-  private var replacements = 0
+  // Guarded by `lock`, which makes every access exclusive: no runtime exclusivity checks.
+  @exclusivity(unchecked) @usableFromInline var injection: AnyPropertyInjection?
+  @exclusivity(unchecked) private var replacements = 0
   /// How many active override scopes select this slot; while any does, no answer is published, so every
   /// read takes the slow path and asks its task's scope.
-  @usableFromInline var overrides = 0
+  @exclusivity(unchecked) @usableFromInline var overrides = 0
   @usableFromInline let isOptional: Bool
   /// `nil` of the value type, boxed, when the value type is optional.
   @usableFromInline let noneValue: Any?
   /// The retained address of the marker's ``DeclarationArgumentsBox`` (0 until an instance was accessed);
   /// set once, first wins (see `DeclarationArguments.swift`).
   let declarationArgumentsAddress = Atomic<UInt>(0)
+  /// Whether an instance's wrapper has handed its declaration arguments (or said it has none): from then
+  /// on, an instance's first access may give this slot to the instance's storage of the property without
+  /// asking its wrapper (see ``SlotRegistry``).
+  let declarationArgumentsSettled = Atomic<Bool>(false)
 
   init(property: PropertyDescriptor, injection: AnyPropertyInjection?) {
     self.property = property

@@ -11,14 +11,14 @@ import Synchronization
 /// instance's lock and publish a new immutable box; the replaced box is released once no read section
 /// can still be using it, before the write returns. A read racing with a write of the same instance
 /// therefore returns the old or the new value, as an Objective-C `atomic` property does.
-public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
+public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked Sendable {
   // `state` and `slotAddress` are atomic; `state` is written only under `lock`. Everything they point to
   // is immutable (StoredValue, SlotAnswer) or immortal (InjectionSlot).
 
-  /// The retained address of the instance's ``StoredValue`` (0: nothing stored), with `filledFlag`.
+  /// The retained address of the instance's stored value (0: nothing stored), with `filledFlag`: the
+  /// object itself when `Value` is a class type (see ``storesObjectsDirectly``), otherwise an immutable
+  /// ``StoredValue`` box holding it.
   @usableFromInline let state: Atomic<UInt>
-  /// The address of the property's ``InjectionSlot`` (never deallocated), or 0 until the first access.
-  @usableFromInline let slotAddress: Atomic<UInt>
   @usableFromInline let lock: Mutex<Void>
   /// Whether the stored value is held weakly (associated storage with the weak reference policy): the
   /// box in `state` is then a ``WeakStoredValue``, and reads never take the fast path (the associated
@@ -41,18 +41,18 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   @usableFromInline
   init(state: UInt) {
     self.state = Atomic(state)
-    slotAddress = Atomic(0)
     lock = Mutex(())
     holdsWeakly = false
+    super.init(slotAddress: 0)
   }
 
   /// Empty storage whose slot is known from the start: an associated property's storage for one owner
   /// (see ``AssociatedProperty``).
   init(slot: InjectionSlot, holdsWeakly: Bool) {
     state = Atomic(0)
-    slotAddress = Atomic(UInt(bitPattern: Unmanaged.passUnretained(slot).toOpaque()))
     lock = Mutex(())
     self.holdsWeakly = holdsWeakly
+    super.init(slotAddress: UInt(bitPattern: Unmanaged.passUnretained(slot).toOpaque()))
   }
 
   deinit {
@@ -66,7 +66,9 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   @inlinable
   @inline(__always)
   func servedAnswer(of object: AnyObject, declarationArguments: @autoclosure () -> (any Sendable)? = nil) -> Value? {
-    if slotAddress.load(ordering: .relaxed) == 0 { findSlot(of: object, declarationArguments: declarationArguments()) }
+    if slotAddress.load(ordering: .relaxed) == 0 {
+      findSlot(of: object, declarationArguments: declarationArguments(), fromWrapper: true)
+    }
     ReadSection.enter()
     defer { ReadSection.exit() }
     let slot = slotAddress.load(ordering: .acquiring)
@@ -79,8 +81,7 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
       ._withUnsafeGuaranteedRef { answer -> Value? in
         guard answer.isServedByReads else { return nil }
         guard stored != 0 else { return answer.fallback }
-        return Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped)
-          ._withUnsafeGuaranteedRef { $0.value }
+        return Self.value(at: stored)
       }
   }
 
@@ -257,7 +258,26 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
     let bits = state.load(ordering: .acquiring) & Self.addressMask
     guard bits != 0 else { return nil }
     if holdsWeakly { return WeakStoredValue.value(at: bits, as: Value.self) }
-    return Unmanaged<StoredValue<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue().value
+    return Self.value(at: bits)
+  }
+
+  /// Whether the state word holds a stored value itself rather than a ``StoredValue`` box: when `Value`
+  /// is a class type (a single reference-counted pointer), storing or filling one costs no allocation.
+  /// Known at compile time in specialized code.
+  @inlinable
+  static var storesObjectsDirectly: Bool {
+    Value.self is AnyObject.Type && MemoryLayout<Value>.size == MemoryLayout<UInt>.size
+  }
+
+  /// A copy of the value published at `bits` (an address from `state`, without the flag), which the
+  /// caller keeps from being retired (a read section, or the lock).
+  @inlinable
+  static func value(at bits: UInt) -> Value {
+    let pointer = UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
+    if storesObjectsDirectly {
+      return unsafeBitCast(Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue(), to: Value.self)
+    }
+    return Unmanaged<StoredValue<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.value }
   }
 
   /// Publishes `value` (nil: nothing stored), keeping or setting the filled flag, and returns the
@@ -269,9 +289,13 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
     return state.exchange(box | flag, ordering: .acquiringAndReleasing) & Self.addressMask
   }
 
+  /// `value` published: the object itself, retained, or a new retained box (see ``storesObjectsDirectly``).
   @inlinable
   static func retainedBox(_ value: Value) -> UInt {
-    UInt(bitPattern: Unmanaged.passRetained(StoredValue(value)).toOpaque())
+    if storesObjectsDirectly {
+      return UInt(bitPattern: Unmanaged.passRetained(unsafeBitCast(value, to: AnyObject.self)).toOpaque())
+    }
+    return UInt(bitPattern: Unmanaged.passRetained(StoredValue(value)).toOpaque())
   }
 
   private static func release(box bits: UInt) {
@@ -300,12 +324,19 @@ public final class MarkedPropertyStorage<Value>: @unchecked Sendable {
   /// Finds the property's slot on the instance's first access (not generic, so the first read of a fresh
   /// instance costs no metadata lookups) and stores its address; racing first reads store the same one.
   /// The marker's declaration arguments, if any, reach the slot before its address is stored, so no read
-  /// of this instance can run the plugin's injection without them.
+  /// of this instance can run the plugin's injection without them. `fromWrapper`: the arguments are the
+  /// wrapper's own (`nil` then means it has none), so that other instances' storages of this property
+  /// may be given the slot by their instance's first access (see ``SlotRegistry``).
   @usableFromInline
   @inline(never)
-  func findSlot(of object: AnyObject, declarationArguments: (any Sendable)? = nil) {
+  func findSlot(of object: AnyObject, declarationArguments: (any Sendable)? = nil, fromWrapper: Bool = false) {
     let found = SlotRegistry.shared.slotAddress(for: object, storage: self, valueType: Value.self)
-    if let declarationArguments { InjectionSlot.recordDeclarationArguments(declarationArguments, inSlotAt: found) }
+    if fromWrapper, !InjectionSlot.hasSettledDeclarationArguments(inSlotAt: found) {
+      if let declarationArguments {
+        InjectionSlot.recordDeclarationArguments(declarationArguments, inSlotAt: found)
+      }
+      InjectionSlot.settleDeclarationArguments(inSlotAt: found)
+    }
     slotAddress.store(found, ordering: .releasing)
   }
 }

@@ -2,8 +2,8 @@ import Synchronization
 
 /// Finds the slot of a property from an instance and the property's storage object.
 ///
-/// An instance reaches this once per marked property, on its first access; afterwards it keeps the slot
-/// in its storage. The marked properties of the instance's class and its superclasses are the
+/// An instance reaches this on its first access, which gives the slot to each of its marked properties'
+/// storages; afterwards each keeps its slot. The marked properties of the instance's class and its superclasses are the
 /// candidates; the one whose field (at its offset in the instance) holds this storage object is the one
 /// being accessed. Each class has its own slots, its views of the properties it inherits included. Reading the instance's words through a raw pointer needs no Swift access to the
 /// property, so concurrent first reads of one instance do not conflict.
@@ -42,19 +42,33 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass`, `byProperty`, `vi
 
   /// The address of the slot of the property of `object` whose wrapper holds `storage` (slots are
   /// immortal), created on first use.
+  ///
+  /// The same scan gives the instance's other marked properties their slots (an instance's first access
+  /// costs one scan, not one per property): each one whose slot has settled declaration arguments — its
+  /// wrapper handed them on some earlier first access, so they cannot be missed — adopts the slot now.
   func slotAddress(for object: AnyObject, storage: AnyObject, valueType: Any.Type) -> UInt {
     let dynamicClass: AnyClass = type(of: object)
     // Layout relied on: a marker wrapper's first stored field is its `MarkedStorage`, whose first field
     // is the strong reference to the storage object; so the word at the property's offset is that
-    // object's address.
+    // object's address (a `MarkedPropertyStorage`, hence a `MarkedStorageSlot`). The instance keeps
+    // every one of them alive while the caller holds it.
     let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     let target = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
     let found = classSlots(for: dynamicClass)._withUnsafeGuaranteedRef { entry -> UInt in
-      for index in 0..<entry.count
-      where instance.load(fromByteOffset: entry.fields[index].offset, as: UInt.self) == target {
-        return entry.fields[index].slot
+      var found: UInt = 0
+      var index = 0
+      while index < entry.count {
+        let (offset, slot) = entry.fields[index]
+        index += 1
+        let word = instance.load(fromByteOffset: offset, as: UInt.self)
+        if word == target {
+          found = slot
+        } else if InjectionSlot.hasSettledDeclarationArguments(inSlotAt: slot) {
+          Unmanaged<MarkedStorageSlot>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { $0.adopt(slotAddress: slot) }
+        }
       }
-      return 0
+      return found
     }
     guard found != 0 else {
       fatalError(
