@@ -106,7 +106,7 @@ private func inject(_ injection: PropertyInjection<Probe>, into owner: AnyClass)
       _ = host?.probe
     }
     #expect(live.count == 1)
-    weak var last = host?.probe
+    weak let last = host?.probe
     #expect(last != nil)
     host = nil
     #expect(last == nil)
