@@ -4,7 +4,7 @@ import Synchronization
 /// the property's ``InjectionSlot`` once the instance has found it.
 ///
 /// Not generic, so that an instance's first access can give every marked property of the instance its
-/// slot at once, whatever their value types (``SlotRegistry`` reaches each storage through the word at
+/// slot at once, whatever their value types (the kernel reaches each storage through the word at
 /// its field's offset); the other properties' first reads then take the fast path directly.
 public class MarkedStorageSlot: @unchecked Sendable {  // `slotAddress` is atomic
   /// The address of the property's ``InjectionSlot`` (never deallocated), or 0 until the first access;
