@@ -6,16 +6,7 @@ import TestSupport
 import Testing
 
 /// Counts its live instances (each test has its own counter).
-private final class Payload: Sendable {
-  let live: Counter
-  let id: Int
-  init(_ live: Counter, id: Int = 0) {
-    self.live = live
-    self.id = id
-    live.increment()
-  }
-  deinit { live.decrement() }
-}
+private typealias Payload = LiveObject
 
 // MARK: Fixtures (one per test: tests run in parallel)
 

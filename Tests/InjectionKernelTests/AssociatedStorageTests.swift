@@ -4,16 +4,7 @@ import TestSupport
 import Testing
 
 /// Counts its live instances (each test has its own counter).
-private final class Token: Sendable {
-  let live: Counter
-  let id: Int
-  init(_ live: Counter, id: Int = 0) {
-    self.live = live
-    self.id = id
-    live.increment()
-  }
-  deinit { live.decrement() }
-}
+private typealias Token = LiveObject
 
 private final class NoteHost {}
 extension NoteHost {
