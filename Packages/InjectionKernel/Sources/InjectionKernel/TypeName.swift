@@ -9,7 +9,13 @@ extension Injection {
   /// conforms to the printing protocols, and each miss scans every conformance record of every loaded
   /// image (tens of microseconds in a Foundation-linked process).
   public static func typeName(_ type: Any.Type) -> String {
-    TypeSpelling.withoutAnonymousContexts(_typeName(type, qualified: true))
+    let key = ObjectIdentifier(type)  // type metadata is never deallocated
+    if let known = TypeSpelling.names.withLock({ $0[key] }) { return known }
+    let name =
+      ContextDescriptor(of: type)?.plainQualifiedName
+      ?? TypeSpelling.withoutAnonymousContexts(_typeName(type, qualified: true))
+    TypeSpelling.names.withLock { $0[key] = name }
+    return name
   }
 
   /// How the type is written in Swift source, without module names: `Int?`, `[String]`,
@@ -30,6 +36,10 @@ extension Injection {
 /// Spellings of types for people: the runtime's names cleaned of run-specific addresses, and the way
 /// a type is written in source.
 enum TypeSpelling {
+  /// ``Injection/typeName(_:)`` by type: the runtime's printing costs a few thousand instructions per
+  /// call, and a catalog names the same value types (`Int`, `String`, …) for many properties.
+  static let names = LockedState<[ObjectIdentifier: String]>([:])
+
   private static let anonymousPrefix = Array("(unknown context at $".utf8)
 
   /// `name` without `(unknown context at $…).` segments (the anonymous contexts of private and local

@@ -79,6 +79,50 @@ struct ContextDescriptor: Hashable, @unchecked Sendable {  // immutable image da
     return RelativePointer.direct(at: pointer + 16).map(FieldDescriptor.init)
   }
 
+  /// `Module.Outer.Inner` read from the context chain, when that is exactly how the runtime prints the
+  /// type (anonymous contexts elided, as `Injection.typeName` does): the type and every context around it
+  /// are non-generic modules, nominal types or anonymous contexts. `nil` otherwise (generic arguments,
+  /// extensions, anything unusual), for the runtime's printing — which costs a few thousand
+  /// instructions, this a few hundred.
+  var plainQualifiedName: String? {
+    // First walk: check every context and measure; second walk: copy the names in from the end.
+    var count = 0
+    var bytes = 0
+    var context: ContextDescriptor? = self
+    while let current = context {
+      guard count < 64, !current.isGeneric else { return nil }
+      switch current.kind {
+      case .module, .class, .struct, .enum:
+        guard let name = current.name else { return nil }
+        count += 1
+        bytes += cStringLength(name) + 1
+      case .anonymous:
+        break
+      default:
+        return nil
+      }
+      context = current.parent
+    }
+    guard count >= 2 else { return nil }  // a module and at least one type
+    return String(unsafeUninitializedCapacity: bytes - 1) { buffer in
+      var end = bytes - 1
+      var context: ContextDescriptor? = self
+      while let current = context {
+        if current.kind != .anonymous, let name = current.name {
+          let length = cStringLength(name)
+          end -= length
+          UnsafeMutableRawPointer(buffer.baseAddress! + end).copyMemory(from: name, byteCount: length)
+          if end > 0 {
+            end -= 1
+            buffer[end] = UInt8(ascii: ".")
+          }
+        }
+        context = current.parent
+      }
+      return bytes - 1
+    }
+  }
+
   /// `Module.Outer.Inner`. Allocates; for diagnostics and reports only.
   /// Anonymous contexts (private / local declarations) are elided, so a
   /// `private class Foo` in module `M` reads `M.Foo`. Types nested in an
@@ -124,4 +168,12 @@ func cStringsEqual(_ a: UnsafePointer<CChar>, _ b: UnsafePointer<CChar>) -> Bool
     if x == 0 { return true }
     i += 1
   }
+}
+
+/// strlen(s) without Foundation/Glibc.
+@inline(__always)
+func cStringLength(_ s: UnsafePointer<CChar>) -> Int {
+  var i = 0
+  while s[i] != 0 { i += 1 }
+  return i
 }
