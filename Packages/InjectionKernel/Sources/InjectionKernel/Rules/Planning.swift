@@ -221,11 +221,17 @@ extension Injection {
     let classes = selection.namedClasses
     guard !classes.isEmpty, selection.mustMatch else { return }
     for name in selection.names.sorted() {
-      let known = index.properties(of: selection.plugin, named: name).contains { property in
-        classes.contains {
-          isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass)
+      // Declared in a named class or below it: the named classes' own (usually short) lists answer
+      // first; only an inherited property needs the list of every property with that name.
+      let known =
+        classes.contains { named in
+          index.properties(declaredInOrBelow: named).contains { $0.name == name && $0.plugin == selection.plugin }
         }
-      }
+        || index.properties(of: selection.plugin, named: name).contains { property in
+          classes.contains {
+            isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass)
+          }
+        }
       if !known {
         throw InjectionError.selectionMatchesNothing(
           selection: "\(selection) (no property named \(name))",
