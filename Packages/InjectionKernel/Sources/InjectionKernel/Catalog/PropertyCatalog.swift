@@ -26,7 +26,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// Images whose marker types were collected (in every discovery mode).
   private var markerImages: Set<UInt> = []
   /// Classes scanned one by one from an explicit list (image scans need no per-class record).
-  private var scannedClasses: Set<ContextDescriptor> = []
+  private var scannedClasses: Set<UnsafeRawPointer> = []
   /// Marker types conforming to this copy of `InjectionMarker`.
   private var markerDescriptors: [UnsafeRawPointer] = []
   /// Marker types conforming to another copy of `InjectionMarker` (an image that links its own kernel):
@@ -34,7 +34,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private var foreignMarkerDescriptors: [UnsafeRawPointer] = []
   /// This copy's `InjectionMarker` protocol descriptor, found through `KernelProbe`'s conformance.
   private var markerProtocol: UnsafeRawPointer?
-  private var marked: [ContextDescriptor: MarkedClass] = [:]
+  /// Keyed by descriptor address, as the other tables here are: a dictionary keyed by a type of the
+  /// kernel's own costs a scan of every conformance record of the process the first time its type is
+  /// instantiated (the runtime checks the key's `Hashable` conformance), about 0.4 M instructions.
+  private var marked: [UnsafeRawPointer: MarkedClass] = [:]
   private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   /// Marker facts per marker type descriptor (see `markerFacts(of:)`).
   private var markerFactsByDescriptor: [UnsafeRawPointer: MarkerFacts] = [:]
@@ -67,7 +70,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// Non-generic declaration classes found by the running pass, resolved at its end.
   private var pendingDeclarations: [ClassDescriptor] = []
   /// The declaration classes the passes found (generic ones included), each noted once.
-  private var declarationsFound: Set<ContextDescriptor> = []
+  private var declarationsFound: Set<UnsafeRawPointer> = []
   /// The associated properties resolved so far, by declaration class, by owner, and in order.
   private var associatedByDeclaration: [UInt: PropertyDescriptor] = [:]
   private var associatedByOwner: [ObjectIdentifier: [PropertyDescriptor]] = [:]
@@ -187,7 +190,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
     // A generic class is either a base of its own (checked when its subclasses are met) or a
     // declaration nested in a generic type (cataloged per specialization on first access).
-    if declarationsFound.insert(descriptor.context).inserted, !descriptor.isGeneric {
+    if declarationsFound.insert(descriptor.pointer).inserted, !descriptor.isGeneric {
       pendingDeclarations.append(descriptor)
     }
   }
@@ -291,7 +294,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
         var current: AnyClass? = cls
         while let candidate = current, MetadataAccess.isSafeSwiftClass(candidate) {
           if let context = ContextDescriptor(of: candidate), let descriptor = ClassDescriptor(context),
-            !scannedClasses.contains(context)
+            !scannedClasses.contains(context.pointer)
           {
             newClasses.append(descriptor)
           }
@@ -299,7 +302,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
         }
       }
       guard !newClasses.isEmpty else { return }
-      for descriptor in newClasses where scannedClasses.insert(descriptor.context).inserted {
+      for descriptor in newClasses where scannedClasses.insert(descriptor.pointer).inserted {
         classes += 1
         let counts = scan(descriptor)
         fields += counts.fields
@@ -414,7 +417,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       }
     }
     guard let fields else { return (records.count, 0, foreign) }
-    marked[descriptor.context] = MarkedClass(descriptor: descriptor, fields: fields)
+    marked[descriptor.pointer] = MarkedClass(descriptor: descriptor, fields: fields)
     if !descriptor.isGeneric { pendingResolution.append(descriptor) }
     return (records.count, fields.count, foreign)
   }
@@ -509,10 +512,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       resolved[id] = []
       return []
     }
-    if marked[context] == nil, let descriptor = ClassDescriptor(context) {
+    if marked[context.pointer] == nil, let descriptor = ClassDescriptor(context) {
       _ = scan(descriptor)  // a class from an image or a list the pass has not seen (cheap; once per class)
     }
-    guard let entry = marked[context] else {
+    guard let entry = marked[context.pointer] else {
       resolved[id] = []
       return []
     }
