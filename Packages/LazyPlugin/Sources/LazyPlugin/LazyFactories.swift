@@ -85,12 +85,12 @@ final class LazyMaker<Value>: Sendable {
 
   /// A new value for the property of `target`.
   func make(for target: AnyObject) -> Value {
-    if let factory = choice.factory() { return value(from: factory, for: target) }
+    if let make = choice.make() { return value(from: make, for: target) }
     return constructed()
   }
 
-  private func value(from factory: LazyFactory, for target: AnyObject) -> Value {
-    if let value = factory.make(target) as? Value { return value }
+  private func value(from make: @Sendable (AnyObject) -> Any, for target: AnyObject) -> Value {
+    if let value = make(target) as? Value { return value }
     return constructed()
   }
 
@@ -109,16 +109,19 @@ final class LazyMaker<Value>: Sendable {
 /// registration, or the calling task's override scope's (never cached).
 final class LazyFactoryChoice: Sendable {
   private let property: PropertyDescriptor
-  private let cache = LockedState<(version: Int, factory: LazyFactory?)>((-1, nil))
+  /// Only the factory's closure is cached: a creation copies it out under the lock, and copying the
+  /// whole factory (its scope, a selection) cost more than the lock.
+  private let cache = LockedState<(version: Int, make: (@Sendable (AnyObject) -> Any)?)>((-1, nil))
 
   init(property: PropertyDescriptor) { self.property = property }
 
-  func factory() -> LazyFactory? {
-    if LazyFactories.shared.isOverridden { return LazyFactories.shared.factory(for: property) }
+  /// The closure of the factory that applies now, `nil` if none does.
+  func make() -> (@Sendable (AnyObject) -> Any)? {
+    if LazyFactories.shared.isOverridden { return LazyFactories.shared.factory(for: property)?.make }
     let version = LazyFactories.shared.version
-    return cache.withLock { cached -> LazyFactory? in
-      if cached.version == version { return cached.factory }
-      let found = LazyFactories.shared.factory(for: property)
+    return cache.withLock { cached -> (@Sendable (AnyObject) -> Any)? in
+      if cached.version == version { return cached.make }
+      let found = LazyFactories.shared.factory(for: property)?.make
       cached = (version, found)
       return found
     }

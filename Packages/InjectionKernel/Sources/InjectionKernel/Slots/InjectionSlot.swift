@@ -49,10 +49,25 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   public var currentInjection: AnyPropertyInjection? { lock.withLock { injection } }
 
   /// The current injection, typed; the kernel installs only injections of the slot's value type
-  /// (checked when rules commit).
+  /// (checked when rules commit). Taken from the published answer without the lock when there is one.
   @inlinable
   func injection<Value>(as type: Value.Type) -> PropertyInjection<Value>? {
-    currentInjection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
+    if let published = publishedAnswer(as: Value.self) { return published.injection }
+    return currentInjection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
+  }
+
+  /// The published answer, retained inside a read section (so a commit retiring it meanwhile waits for
+  /// the retain), or `nil` when none is published. An answer is published only while it belongs to the
+  /// current injection and no override scope selects the slot: `install` and `beginOverride` unpublish
+  /// it under the lock before they return, so a caller that starts after them finds none or the new one.
+  @inlinable
+  func publishedAnswer<Value>(as type: Value.Type) -> SlotAnswer<Value>? {
+    ReadSection.enter()
+    defer { ReadSection.exit() }
+    let bits = answer.load(ordering: .acquiring)
+    guard bits != 0 else { return nil }
+    return Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+      .takeUnretainedValue()
   }
 
   /// Installs `newInjection` (or removes the injection with `nil`) and returns the retained address of
@@ -80,10 +95,11 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   }
 
   /// The published answer and the injection it belongs to, built and published now if needed; no answer
-  /// while an override scope selects the slot.
+  /// while an override scope selects the slot. Without the lock once an answer is published.
   @inlinable
   func servedAnswer<Value>(as type: Value.Type) -> (SlotAnswer<Value>?, PropertyInjection<Value>?) {
-    lock.withLock {
+    if let published = publishedAnswer(as: Value.self) { return (published, published.injection) }
+    return lock.withLock {
       let current = injection.map { unsafeDowncast($0, to: PropertyInjection<Value>.self) }
       guard !isOverridden else { return (nil, current) }
       let bits = answer.load(ordering: .acquiring)

@@ -10,17 +10,15 @@ final class SlotAnswer<Value>: @unchecked Sendable {  // immutable after init
   /// What an instance with nothing stored reads; `nil` when such a read must take the slow path
   /// (nothing injected into a non-optional, a fill, a shared value not created yet).
   @usableFromInline let fallback: Value?
-
-  @inlinable
-  init(isServedByReads: Bool, fallback: Value?) {
-    self.isServedByReads = isServedByReads
-    self.fallback = fallback
-  }
+  /// The injection this answer was built from (`nil`: none), so that slow-path reads and writes find it
+  /// without the slot's lock while the answer is published.
+  @usableFromInline let injection: PropertyInjection<Value>?
 
   /// The answer for `injection` (`nil`: the property's own behaviour) of a slot whose optional value
   /// type reads `none` when empty.
   @inlinable
   init(injection: PropertyInjection<Value>?, none: Value?) {
+    self.injection = injection
     switch injection?.read ?? .original {
     case .value(let value): (isServedByReads, fallback) = (true, value)
     case .shared(let shared): (isServedByReads, fallback) = (true, shared.createdValue)
