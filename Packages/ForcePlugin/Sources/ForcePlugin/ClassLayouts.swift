@@ -44,20 +44,20 @@ final class ClassLayouts: Sendable {
     let type = descriptor.valueType
     switch ownership {
     case .strong:
-      if let optional = type as? any OptionalType.Type {
-        return FillableField(property: property, access: optional.optionalAccess(offset: offset), refusal: nil)
+      if let wrapped = Injection.wrappedType(ofOptional: type) {
+        return FillableField(property: property, access: optionalAccess(wrapped, offset: offset), refusal: nil)
       }
       return FillableField(property: property, access: strongAccess(type, offset: offset), refusal: nil)
     case .weak:
       // `weak var x: T?` reports `T?`.
-      guard let wrapped = (type as? any OptionalType.Type)?.wrappedType, let object = wrapped as? AnyObject.Type
+      guard let wrapped = Injection.wrappedType(ofOptional: type), let object = wrapped as? AnyObject.Type
       else {
         return FillableField(
           property: property, access: nil, refusal: "weak references to protocol existentials are not supported")
       }
       return FillableField(property: property, access: weakAccess(object, offset: offset), refusal: nil)
     case .unowned:
-      let optionalWrapped = (type as? any OptionalType.Type)?.wrappedType
+      let optionalWrapped = Injection.wrappedType(ofOptional: type)
       guard let object = (optionalWrapped ?? type) as? AnyObject.Type else {
         return FillableField(
           property: property, access: nil, refusal: "unowned references to protocol existentials are not supported")
@@ -76,6 +76,11 @@ final class ClassLayouts: Sendable {
     StrongField<Value>(offset: offset)
   }
 
+  /// The access to a plain field of type `Wrapped?`.
+  private static func optionalAccess<Wrapped>(_ type: Wrapped.Type, offset: Int) -> any FieldAccess {
+    OptionalField<Wrapped>(offset: offset)
+  }
+
   private static func weakAccess<Object: AnyObject>(_ type: Object.Type, offset: Int) -> any FieldAccess {
     WeakField<Object>(offset: offset)
   }
@@ -85,17 +90,4 @@ final class ClassLayouts: Sendable {
   {
     UnownedField<Object>(offset: offset, isOptional: isOptional)
   }
-}
-
-/// `Optional`, seen through its wrapped type.
-protocol OptionalType {
-  /// The wrapped type.
-  static var wrappedType: Any.Type { get }
-  /// The access to a plain field of this optional type.
-  static func optionalAccess(offset: Int) -> any FieldAccess
-}
-
-extension Optional: OptionalType {
-  static var wrappedType: Any.Type { Wrapped.self }
-  static func optionalAccess(offset: Int) -> any FieldAccess { OptionalField<Wrapped>(offset: offset) }
 }

@@ -47,9 +47,7 @@ public struct Inject<Value>: MarkedPropertyWrapper {
     get {
       if let stored = storage.storedValue { return stored }
       if let injected = TypeKeyedInjections.shared.value(of: Value.self) { return injected }
-      if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
-        return none
-      }
+      if let none = Injection.none(of: Value.self) { return none }
       Injection.stop(
         "@Inject \(Injection.typeName(Value.self)) in a struct or static property was read with nothing injected or "
           + "stored: inject it with Injection.inject(\(Injection.metatypeExpression(of: Value.self))).value(…).")

@@ -18,7 +18,7 @@ final class TypeKeyedInjections: Sendable {
     let entries = entries.value
     let entry =
       entries[ObjectIdentifier(type)]
-      ?? (type as? any OptionalType.Type).flatMap { entries[ObjectIdentifier($0.wrappedType)] }
+      ?? Injection.wrappedType(ofOptional: type).flatMap { entries[ObjectIdentifier($0)] }
     switch entry {
     case .value(let value): return value as? Value
     case .shared(let make): return make() as? Value
@@ -35,13 +35,4 @@ final class TypeKeyedInjections: Sendable {
   func removeAll() {
     entries.update { $0.removeAll() }
   }
-}
-
-/// The wrapped type of an optional type.
-private protocol OptionalType {
-  static var wrappedType: Any.Type { get }
-}
-
-extension Optional: OptionalType {
-  fileprivate static var wrappedType: Any.Type { Wrapped.self }
 }

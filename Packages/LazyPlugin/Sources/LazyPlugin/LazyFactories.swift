@@ -15,7 +15,7 @@ struct LazyFactory: Sendable {
     switch scope {
     case .type(let id):
       // A factory for `T` also serves `T?` properties.
-      let wrapped = (property.valueType as? any OptionalType.Type)?.wrappedType
+      let wrapped = Injection.wrappedType(ofOptional: property.valueType)
       return id == ObjectIdentifier(property.valueType) || wrapped.map { ObjectIdentifier($0) == id } == true
     case .selection(let selection): return selection.matches(property)
     }
@@ -126,13 +126,4 @@ final class LazyFactoryChoice: Sendable {
       return found
     }
   }
-}
-
-/// The wrapped type of an optional type.
-protocol OptionalType {
-  static var wrappedType: Any.Type { get }
-}
-
-extension Optional: OptionalType {
-  static var wrappedType: Any.Type { Wrapped.self }
 }

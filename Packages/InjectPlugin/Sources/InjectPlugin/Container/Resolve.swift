@@ -82,7 +82,7 @@ enum Resolution {
         return value
       }
     }
-    if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value { return none }
+    if let none = Injection.none(of: Value.self) { return none }
     var hint = ResolutionError.hint(for: Value.self, name: name)
     if Value.self is any Constructible.Type, !ContainerState.shared.value.constructsUnboundTypes {
       hint += " (or build unbound types with Injection.constructUnboundTypes())"

@@ -24,10 +24,14 @@ internal import InjectionOwnerLifetime
 ///
 /// Declare the class directly under `AssociatedProperty` or one of its generic subclasses: a
 /// non-generic intermediate class would make its subclasses invisible to the pass.
-open class AssociatedProperty<Owner: AnyObject, Marker: InjectionMarker>: AssociatedPropertyDeclaration {
+open class AssociatedProperty<Owner: AnyObject, Marker: InjectionMarker>: AnyAssociatedProperty,
+  AssociatedPropertyDeclaration
+{
   /// Declarations are types, never instances.
   @available(*, unavailable, message: "an associated property's declaration is a type; use Declaration[owner]")
-  public init() { fatalError() }
+  public override init() { fatalError() }
+
+  override class var catalogFacts: AssociatedDeclarationFacts { associatedDeclarationFacts }
 
   /// The property's name: the declaration class's name with its first word lowercased
   /// (`Nickname` → `nickname`, `URLCache` → `urlCache`). Override it when the property is named otherwise.
@@ -49,6 +53,19 @@ open class AssociatedProperty<Owner: AnyObject, Marker: InjectionMarker>: Associ
     AssociatedDeclarationFacts(
       owner: Owner.self, marker: Marker.self, valueType: Marker.Value.self, plugin: Marker.plugin,
       name: propertyName, holdsWeakly: holdsWeakly)
+  }
+}
+
+/// The non-generic root class of ``AssociatedProperty``, through which the catalog reads a declaration
+/// class's facts with a class cast: a cast to ``AssociatedPropertyDeclaration`` would scan every
+/// conformance record of every loaded image once per declaration class. Declare associated properties
+/// under `AssociatedProperty`, not under this class.
+open class AnyAssociatedProperty {
+  init() {}
+
+  /// The declaration's facts (see ``AssociatedPropertyDeclaration/associatedDeclarationFacts``).
+  class var catalogFacts: AssociatedDeclarationFacts {
+    fatalError("\(Injection.typeName(self)) is not an AssociatedProperty")
   }
 }
 

@@ -41,6 +41,9 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   /// Marker facts per marker type descriptor (see `markerFacts(of:)`).
   private var markerFactsByDescriptor: [UnsafeRawPointer: MarkerFacts] = [:]
+  /// The conformance descriptor of each marker type to this kernel's `InjectionMarker`, by the type's
+  /// descriptor: the first specialization of each marker type is opened through it.
+  private var markerConformances: [UnsafeRawPointer: UnsafeRawPointer] = [:]
   /// Field types of non-generic classes by the address of their mangled name. A module emits each
   /// mangled type name once, and a name read in a non-generic context always denotes the same type, so
   /// the 150 `@Inject var p: Int` fields of a module cost one demangling instead of 150.
@@ -131,14 +134,16 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   func associatedProperty(declaredBy declaration: any AssociatedPropertyDeclaration.Type) -> PropertyDescriptor {
     lock.withLock {
       runPass()
-      return resolveAssociated(declaration)
+      return resolveAssociated(declaration) { declaration.associatedDeclarationFacts }
     }
   }
 
-  private func resolveAssociated(_ declaration: any AssociatedPropertyDeclaration.Type) -> PropertyDescriptor {
+  private func resolveAssociated(_ declaration: AnyClass, facts: () -> AssociatedDeclarationFacts)
+    -> PropertyDescriptor
+  {
     let id = UInt(bitPattern: unsafeBitCast(declaration, to: UnsafeRawPointer.self))
     if let known = associatedByDeclaration[id] { return known }
-    let facts = declaration.associatedDeclarationFacts
+    let facts = facts()
     guard let owner = facts.owner as? AnyClass else {
       Injection.stop(
         "\(Injection.typeName(declaration)) declares an associated property of \(Injection.typeName(facts.owner)), "
@@ -318,9 +323,9 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     pendingResolution.removeAll()
     for declaration in pendingDeclarations {
       if let cls = MetadataAccess.classMetadata(of: declaration.context),
-        let declaring = cls as? any AssociatedPropertyDeclaration.Type
+        let declaring = cls as? AnyAssociatedProperty.Type  // a class cast: no conformance lookup
       {
-        _ = resolveAssociated(declaring)
+        _ = resolveAssociated(declaring) { declaring.catalogFacts }
       }
     }
     pendingDeclarations.removeAll()
@@ -342,9 +347,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private func collectMarkers(in image: MetadataImage) {
     markerImages.insert(image.key)
     let own = ownMarkerProtocol()
-    ConformanceRecords.forEachConformance(in: image, where: isMarkerProtocol) { proto, type in
+    ConformanceRecords.forEachConformance(in: image, where: isMarkerProtocol) { proto, type, conformance in
       if proto.pointer == own {
         if !markerDescriptors.contains(type.pointer) { markerDescriptors.append(type.pointer) }
+        markerConformances[type.pointer] = conformance
       } else if !foreignMarkerDescriptors.contains(type.pointer) {
         foreignMarkerDescriptors.append(type.pointer)
       }
@@ -364,7 +370,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     guard let probe = ContextDescriptor(of: KernelProbe.self) else { return nil }
     MetadataImages.forEachImage { image in
       guard markerProtocol == nil else { return }
-      ConformanceRecords.forEachConformance(in: image, where: { _ in true }) { proto, type in
+      ConformanceRecords.forEachConformance(in: image, where: { _ in true }) { proto, type, _ in
         if type == probe, proto.isProtocol(named: "InjectionMarker", inModule: "InjectionKernel") {
           markerProtocol = proto.pointer
         }
@@ -472,11 +478,24 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     {
       return (facts.plugin, value)
     }
-    guard let marker = type as? any InjectionMarker.Type else { return nil }
+    guard let marker = markerType(type, descriptor: descriptor) else { return nil }
     let first = MetadataAccess.firstGenericArgument(ofValueType: type)
     markerFactsByDescriptor[descriptor.pointer] = MarkerFacts(
       plugin: marker.plugin, valueIsFirstGenericArgument: first.map { $0 == marker.valueType } ?? false)
     return (marker.plugin, marker.valueType)
+  }
+
+  /// `type` as a marker type when it is one: opened with the witness table of its conformance record
+  /// when the pass has seen it (a cast would scan every conformance record of every image), else cast.
+  private func markerType(_ type: Any.Type, descriptor: ContextDescriptor) -> (any InjectionMarker.Type)? {
+    if let conformance = markerConformances[descriptor.pointer],
+      let witnessTable = ConformanceRecords.witnessTable(of: conformance, for: type)
+    {
+      // Layout relied on: an existential metatype of one protocol is the type's metadata followed by the
+      // witness table of its conformance (`ExistentialMetatypeContainer`, swift/ABI/Metadata.h).
+      return unsafeBitCast((type, witnessTable), to: (any InjectionMarker.Type).self)
+    }
+    return type as? any InjectionMarker.Type
   }
 
   /// The type a field record of a non-generic class names, demangled once per mangled name.

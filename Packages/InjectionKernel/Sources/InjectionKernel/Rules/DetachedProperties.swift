@@ -137,7 +137,7 @@ extension Injection {
     case .value(let value): return value
     case .shared(let shared): return shared.get()
     case .fill(let factory, _): return factory(DetachedOwner.instance)
-    case .original: return DetachedProperties.entry(of: markerType, named: name).slot.noneValue as? Value
+    case .original: return DetachedProperties.entry(of: markerType, named: name).slot.none(as: Value.self)
     case .getter(let getter):
       var storage: Value? = nil
       let slot = DetachedProperties.entry(of: markerType, named: name).slot

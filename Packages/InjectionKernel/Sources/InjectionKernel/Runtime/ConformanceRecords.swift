@@ -16,13 +16,22 @@
 // relative direct pointer at +8) is the protocol's name; its parent chain
 // leads to the module context.
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 enum ConformanceRecords {
-  /// Calls `body` with the protocol descriptor and the type descriptor of every conformance in `image`
-  /// whose protocol satisfies `protocolMatches` (checked first, so other records cost little). Type
-  /// references of the Objective-C kinds are skipped. No allocation.
+  /// Calls `body` with the protocol descriptor, the type descriptor and the conformance descriptor of
+  /// every conformance in `image` whose protocol satisfies `protocolMatches` (checked first, so other
+  /// records cost little). Type references of the Objective-C kinds are skipped. No allocation.
   static func forEachConformance(
     in image: MetadataImage, where protocolMatches: (ContextDescriptor) -> Bool,
-    _ body: (_ protocolDescriptor: ContextDescriptor, _ type: ContextDescriptor) -> Void
+    _ body: (_ protocolDescriptor: ContextDescriptor, _ type: ContextDescriptor, _ conformance: UnsafeRawPointer)
+      -> Void
   ) {
     let records = image.conformanceRecords
     guard let base = records.baseAddress else { return }
@@ -38,10 +47,39 @@ enum ConformanceRecords {
       case 1: typeReference = RelativePointer.indirect(at: conformance + 4)
       default: typeReference = nil
       }
-      if let typeReference { body(ContextDescriptor(proto), ContextDescriptor(typeReference)) }
+      if let typeReference { body(ContextDescriptor(proto), ContextDescriptor(typeReference), conformance) }
     }
   }
+
+  /// The witness table of `conformance` (a conformance descriptor from a record) for `type`, a type the
+  /// conformance's type descriptor describes, from the runtime's `swift_getWitnessTable` — without the
+  /// conformance lookup of a dynamic cast, which scans every record of every loaded image once per new
+  /// type. `nil` when the conformance has conditional requirements (their witness tables would be
+  /// needed as instantiation arguments).
+  static func witnessTable(of conformance: UnsafeRawPointer, for type: Any.Type) -> UnsafeRawPointer? {
+    let flags = conformance.load(fromByteOffset: 12, as: UInt32.self)
+    // ConformanceFlags: NumConditionalRequirements in bits 8...15, NumConditionalPackDescriptors in
+    // bits 24...31.
+    guard (flags >> 8) & 0xFF == 0, (flags >> 24) & 0xFF == 0 else { return nil }
+    return runtimeGetWitnessTable?(conformance, unsafeBitCast(type, to: UnsafeRawPointer.self), nil)
+  }
 }
+
+private typealias GetWitnessTable =
+  @convention(c) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer?) -> UnsafeRawPointer?
+
+/// The runtime's `const WitnessTable *swift_getWitnessTable(const ProtocolConformanceDescriptor *,
+/// const Metadata *, const void * const *instantiationArgs)` (swift/Runtime/Metadata.h), looked up with
+/// `dlsym` (naming a runtime symbol from Swift is reserved to the runtime); `nil` if it is not exported.
+private let runtimeGetWitnessTable: GetWitnessTable? = {
+  #if canImport(Darwin)
+    let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+  #else
+    let handle: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+  #endif
+  guard let symbol = dlsym(handle, "swift_getWitnessTable") else { return nil }
+  return unsafeBitCast(symbol, to: GetWitnessTable.self)
+}()
 
 extension ContextDescriptor {
   /// Whether this is the protocol `name` declared at the top level of module

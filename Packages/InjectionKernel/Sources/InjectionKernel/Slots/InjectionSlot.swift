@@ -22,9 +22,9 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   /// How many active override scopes select this slot; while any does, no answer is published, so every
   /// read takes the slow path and asks its task's scope.
   @exclusivity(unchecked) @usableFromInline var overrides = 0
+  /// Whether the value type is an optional (read from its metadata: a cast to `ExpressibleByNilLiteral`
+  /// would scan every conformance record of every image for each new value type).
   @usableFromInline let isOptional: Bool
-  /// `nil` of the value type, boxed, when the value type is optional.
-  @usableFromInline let noneValue: Any?
   /// The retained address of the marker's ``DeclarationArgumentsBox`` (0 until an instance was accessed);
   /// set once, first wins (see `DeclarationArguments.swift`).
   let declarationArgumentsAddress = Atomic<UInt>(0)
@@ -36,13 +36,7 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   init(property: PropertyDescriptor, injection: AnyPropertyInjection?) {
     self.property = property
     self.injection = injection
-    if let nilType = property.valueType as? any ExpressibleByNilLiteral.Type {
-      isOptional = true
-      noneValue = nilType.init(nilLiteral: ())
-    } else {
-      isOptional = false
-      noneValue = nil
-    }
+    isOptional = MetadataAccess.optionalWrappedType(property.valueType) != nil
   }
 
   /// The current injection, if any.
@@ -108,7 +102,7 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
           Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue(), current
         )
       }
-      let built = SlotAnswer<Value>(injection: current, none: noneValue as? Value)
+      let built = SlotAnswer<Value>(injection: current, none: none(as: Value.self))
       answer.store(UInt(bitPattern: Unmanaged.passRetained(built).toOpaque()), ordering: .releasing)
       return (built, current)
     }
@@ -123,6 +117,12 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
       answer.compareExchange(expected: staleBits, desired: 0, ordering: .acquiringAndReleasing).exchanged
     }
     if retired { ReadSection.retire(staleBits) }
+  }
+
+  /// The outer `nil` of the value type when it is an optional, else `nil` (no such value).
+  @inlinable
+  func none<Value>(as type: Value.Type) -> Value? {
+    isOptional ? Injection.none(of: Value.self) : nil
   }
 
   /// Whether an override scope selects the slot (lock held).

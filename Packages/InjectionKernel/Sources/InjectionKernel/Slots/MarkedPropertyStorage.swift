@@ -93,7 +93,7 @@ public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked S
   /// Replaces the stored value directly, for owners without a class instance (structs, `static`
   /// properties); `nil` of an optional value type empties the storage.
   public func setStoredValue(_ value: Value) {
-    let retired = locked { publishHoldingLock(OptionalCheck.isNone(value) ? nil : value) }
+    let retired = locked { publishHoldingLock(OptionalTypes.isNone(value) ? nil : value) }
     ReadSection.retire(retired)
   }
 

@@ -118,32 +118,16 @@ public struct OriginalAccessor<Value>: Sendable {
   @inlinable
   public func get(_ storage: Value?) -> Value {
     if let storage { return storage }
-    if let none = slot.noneValue as? Value { return none }
+    if let none = slot.none(as: Value.self) { return none }
     slot.stopForMissingValue()
   }
 
   /// Stores `newValue`; `nil` on an optional property empties the storage.
   public func set(_ storage: inout Value?, _ newValue: Value) {
-    if slot.isOptional, OptionalCheck.isNone(newValue) {
+    if slot.isOptional, OptionalTypes.isNone(newValue) {
       storage = nil
     } else {
       storage = newValue
     }
   }
-}
-
-/// Detects `nil` inside a generic value without knowing it is an optional.
-enum OptionalCheck {
-  static func isNone<T>(_ value: T) -> Bool {
-    guard let optional = value as? any OptionalValue else { return false }
-    return optional.isNone
-  }
-}
-
-protocol OptionalValue {
-  var isNone: Bool { get }
-}
-
-extension Optional: OptionalValue {
-  var isNone: Bool { self == nil }
 }
