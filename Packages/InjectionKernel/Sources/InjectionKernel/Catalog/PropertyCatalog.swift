@@ -22,9 +22,9 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private let lock = KernelLock()
   private var discovery: ClassDiscovery = .loadedImages
   /// Images whose classes were scanned (discovery over loaded images).
-  private var scannedImages: Set<UInt> = []
+  private var scannedImages: Set<UnsafeRawPointer> = []
   /// Images whose marker types were collected (in every discovery mode).
-  private var markerImages: Set<UInt> = []
+  private var markerImages: Set<UnsafeRawPointer> = []
   /// Classes scanned one by one from an explicit list (image scans need no per-class record).
   private var scannedClasses: Set<UnsafeRawPointer> = []
   /// Marker types conforming to this copy of `InjectionMarker`.
@@ -75,7 +75,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// The declaration classes the passes found (generic ones included), each noted once.
   private var declarationsFound: Set<UnsafeRawPointer> = []
   /// The associated properties resolved so far, by declaration class, by owner, and in order.
-  private var associatedByDeclaration: [UInt: PropertyDescriptor] = [:]
+  private var associatedByDeclaration: [UnsafeRawPointer: PropertyDescriptor] = [:]
   private var associatedByOwner: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   private var associatedOrder: [PropertyDescriptor] = []
 
@@ -141,7 +141,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private func resolveAssociated(_ declaration: AnyClass, facts: () -> AssociatedDeclarationFacts)
     -> PropertyDescriptor
   {
-    let id = UInt(bitPattern: unsafeBitCast(declaration, to: UnsafeRawPointer.self))
+    let id = unsafeBitCast(declaration, to: UnsafeRawPointer.self)
     if let known = associatedByDeclaration[id] { return known }
     let facts = facts()
     guard let owner = facts.owner as? AnyClass else {

@@ -36,8 +36,10 @@
 /// One loaded image that contains Swift type records.
 struct MetadataImage: @unchecked Sendable {  // points at immutable image data
   /// Stable identity of the image for the lifetime of the process (its load
-  /// address). Callers can remember keys to skip images already scanned.
-  let key: UInt
+  /// address). Callers can remember keys to skip images already scanned (in a
+  /// `Set<UnsafeRawPointer>`: the catalog's other sets use that key type, and
+  /// each new key type costs a conformance lookup when a set is first grown).
+  let key: UnsafeRawPointer
   /// The raw `swift5_type_metadata` / `__swift5_types` section: Int32 records.
   let typeRecords: UnsafeRawBufferPointer
   /// The raw `swift5_protocol_conformances` / `__swift5_proto` section: Int32 records.
@@ -63,7 +65,7 @@ enum MetadataImages {
             "__TEXT", "__swift5_types", &size)
         else { continue }
         var image = MetadataImage(
-          key: UInt(bitPattern: raw),
+          key: raw,
           typeRecords: UnsafeRawBufferPointer(start: start, count: Int(size)))
         var protoSize: UInt = 0
         if let proto = getsectiondata(
@@ -86,9 +88,10 @@ enum MetadataImages {
               let records = sections.pointee.swift5_type_metadata
               let conformances = sections.pointee.swift5_protocol_conformances
               let box = context!.assumingMemoryBound(to: ImageCallbackBox.self)
+              guard let key = UnsafeRawPointer(sections.pointee.baseAddress) else { return true }
               box.pointee.body(
                 MetadataImage(
-                  key: UInt(bitPattern: sections.pointee.baseAddress),
+                  key: key,
                   typeRecords: UnsafeRawBufferPointer(
                     start: UnsafeRawPointer(bitPattern: records.start),
                     count: Int(records.length)),
