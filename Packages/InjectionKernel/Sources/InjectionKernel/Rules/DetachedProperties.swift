@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Rules evaluated for a property that no class declares: what a marked property of a given type and
 /// name would get under the current rules, for requests that have no instance — a container's
 /// `resolve`. The calling task's override scopes apply, as they do to reads.
@@ -62,6 +64,9 @@ enum DetachedProperties {
   }
 
   private static let cache = LockedState<[Key: Entry]>([:])
+  /// Whether `cache` has ever held an entry: until then a commit need not touch it (creating it costs a
+  /// conformance lookup for its key type, which scans every record of every image).
+  private static let hasEntries = Atomic<Bool>(false)
 
   static func entry(of markerType: any InjectionMarker.Type, named name: String) -> Entry {
     let key = Key(markerType: ObjectIdentifier(markerType), name: name)
@@ -74,6 +79,7 @@ enum DetachedProperties {
       if let entry = entries[key] { return entry }
       let entry = Entry(property: property)
       entries[key] = entry
+      hasEntries.store(true, ordering: .releasing)
       return entry
     }
   }
@@ -111,7 +117,10 @@ enum DetachedProperties {
   /// Forgets every cached decision (commit lock held, after the rules changed), so the library keeps no
   /// replaced injection — nor its value — alive; returns them, to release after the lock.
   static func forgetDecisions() -> [AnyPropertyInjection] {
-    cache.withLock { entries in
+    // An entry created after this load has made no decision yet: decisions are made under the commit
+    // lock, which the caller holds.
+    guard hasEntries.load(ordering: .acquiring) else { return [] }
+    return cache.withLock { entries in
       entries.values.compactMap { entry in
         defer {
           entry.version = 1
