@@ -31,8 +31,16 @@ sources_stamp=$(find Packages -name '*.swift' -o -name '*.c' -o -name '*.h' | so
 if [ "$(cat $package/.build/sources-stamp 2>/dev/null)" != "$sources_stamp" ]; then
   rm -rf $package/.build
 fi
+# Nor does it recompile a module of the benchmarks when only an @inlinable body it inlines changed (the
+# hosts inline the kernel's reads): their objects would keep the old code, and an old layout. Recompile
+# the benchmarks' own modules whenever a source of the product changed.
+contents_stamp=$(find Packages -name '*.swift' -o -name '*.c' -o -name '*.h' | sort | xargs cat | sha1sum | cut -c1-12)
+if [ "$(cat $package/.build/contents-stamp 2>/dev/null)" != "$contents_stamp" ]; then
+  touch $package/Sources/*/*.swift
+fi
 swift build -c release --package-path $package
 echo "$sources_stamp" > $package/.build/sources-stamp
+echo "$contents_stamp" > $package/.build/contents-stamp
 modules=$root/$package/.build/release/Modules
 
 # A fixture is compiled against the runner's modules and links no kernel of its own (see the runner's
