@@ -25,22 +25,8 @@ swift_version=$(swift --version 2>/dev/null | head -1)
 fixture_flags=(-Onone -swift-version 6 -parse-as-library)
 
 echo "== building the benchmarks (release)"
-# SwiftPM does not notice files added to a path dependency of an existing build: start afresh when the
-# product's list of source files changed.
-sources_stamp=$(find Packages -name '*.swift' -o -name '*.c' -o -name '*.h' | sort | sha1sum | cut -c1-12)
-if [ "$(cat $package/.build/sources-stamp 2>/dev/null)" != "$sources_stamp" ]; then
-  rm -rf $package/.build
-fi
-# Nor does it recompile a module of the benchmarks when only an @inlinable body it inlines changed (the
-# hosts inline the kernel's reads): their objects would keep the old code, and an old layout. Recompile
-# the benchmarks' own modules whenever a source of the product changed.
-contents_stamp=$(find Packages -name '*.swift' -o -name '*.c' -o -name '*.h' | sort | xargs cat | sha1sum | cut -c1-12)
-if [ "$(cat $package/.build/contents-stamp 2>/dev/null)" != "$contents_stamp" ]; then
-  touch $package/Sources/*/*.swift
-fi
+Scripts/refresh-dependent.sh $package
 swift build -c release --package-path $package
-echo "$sources_stamp" > $package/.build/sources-stamp
-echo "$contents_stamp" > $package/.build/contents-stamp
 modules=$root/$package/.build/release/Modules
 
 # A fixture is compiled against the runner's modules and links no kernel of its own (see the runner's

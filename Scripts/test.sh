@@ -19,6 +19,7 @@ echo "== documentation (DocC, one catalog per product, warnings are errors)"
 Scripts/docs.sh
 
 echo "== integration suite (its own package: the demo, a dlopen'd image, plugins together)"
+Scripts/refresh-dependent.sh Integration
 swift build --package-path Integration -Xswiftc -warnings-as-errors
 swift build --package-path Integration --build-tests -Xswiftc -warnings-as-errors
 swift test --package-path Integration --skip-build
