@@ -16,14 +16,6 @@
 // relative direct pointer at +8) is the protocol's name; its parent chain
 // leads to the module context.
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 enum ConformanceRecords {
   /// Calls `body` with the protocol descriptor, the type descriptor and the conformance descriptor of
   /// every conformance in `image` whose protocol satisfies `protocolMatches` (checked first, so other
@@ -70,16 +62,8 @@ private typealias GetWitnessTable =
 
 /// The runtime's `const WitnessTable *swift_getWitnessTable(const ProtocolConformanceDescriptor *,
 /// const Metadata *, const void * const *instantiationArgs)` (swift/Runtime/Metadata.h), looked up with
-/// `dlsym` (naming a runtime symbol from Swift is reserved to the runtime); `nil` if it is not exported.
-private let runtimeGetWitnessTable: GetWitnessTable? = {
-  #if canImport(Darwin)
-    let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-  #else
-    let handle: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-  #endif
-  guard let symbol = dlsym(handle, "swift_getWitnessTable") else { return nil }
-  return unsafeBitCast(symbol, to: GetWitnessTable.self)
-}()
+/// `dlsym`; `nil` if it is not exported.
+private let runtimeGetWitnessTable = RuntimeSymbols.function(named: "swift_getWitnessTable", as: GetWitnessTable.self)
 
 extension ContextDescriptor {
   /// Whether this is the protocol `name` declared at the top level of module

@@ -12,29 +12,14 @@
 //   then `count` protocol descriptor references, one word each (bit 0 set: an Objective-C protocol)
 // Marker protocols (`Sendable`) have no runtime presence and are not listed.
 // `swift_conformsToProtocol(type, protocolDescriptor)` returns the witness table or null; it is looked up
-// with `dlsym` (naming a runtime symbol from Swift is reserved to the runtime).
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+// with `dlsym` (see `RuntimeSymbols`).
 
 private typealias ConformsToProtocol =
   @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UnsafeRawPointer?
 
 /// The runtime's conformance lookup, or `nil` if the runtime does not export it.
-private let runtimeConformsToProtocol: ConformsToProtocol? = {
-  #if canImport(Darwin)
-    let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-  #else
-    let handle: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-  #endif
-  guard let symbol = dlsym(handle, "swift_conformsToProtocol") else { return nil }
-  return unsafeBitCast(symbol, to: ConformsToProtocol.self)
-}()
+private let runtimeConformsToProtocol = RuntimeSymbols.function(
+  named: "swift_conformsToProtocol", as: ConformsToProtocol.self)
 
 extension Injection {
   /// Whether every value of `type` is a value of `target`: the same type, a subclass of a class, or a
