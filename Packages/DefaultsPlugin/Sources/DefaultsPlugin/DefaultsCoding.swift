@@ -37,8 +37,7 @@ class DefaultsCoding<Value>: @unchecked Sendable {  // immutable; subclasses too
   /// The coding of a property-list type or an optional of one; `nil` for any other type.
   static func propertyList(_ type: Value.Type) -> DefaultsCoding? {
     if let direct = type as? any PropertyListValue.Type { return PropertyListCoding(plainType: direct) }
-    if let optional = type as? any OptionalLayer.Type, let wrapped = optional.wrappedType as? any PropertyListValue.Type
-    {
+    if let wrapped = Injection.wrappedType(ofOptional: type).flatMap({ $0 as? any PropertyListValue.Type }) {
       return PropertyListCoding(plainType: wrapped)
     }
     return nil

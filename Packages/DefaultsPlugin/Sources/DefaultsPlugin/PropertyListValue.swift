@@ -187,24 +187,19 @@ extension Dictionary: PropertyListValue where Key == String, Value: PropertyList
 /// Looks through `Optional` layers of a value known only as `Any` (stores hand back `Optional<Any>`
 /// elements inside collections on Linux).
 enum OptionalPayload {
-  /// The value inside every `Optional` layer, or `nil` when one of them is `nil`.
+  /// The value inside every `Optional` layer, or `nil` when one of them is `nil`. The layers are found
+  /// from the value's type metadata (a protocol cast would scan every conformance record of every image
+  /// for each new type).
   static func of(_ value: Any) -> Any? {
-    guard let optional = value as? any OptionalLayer else { return value }
-    return optional.payload.flatMap(of)
+    guard let wrapped = Injection.wrappedType(ofOptional: type(of: value)) else { return value }
+    return payload(of: value, wrapping: wrapped).flatMap(of)
   }
-}
 
-/// An `Optional`, seen without its type.
-protocol OptionalLayer {
-  /// The wrapped value, or `nil`.
-  var payload: Any? { get }
-  /// The wrapped type.
-  static var wrappedType: Any.Type { get }
-}
-
-extension Optional: OptionalLayer {
-  var payload: Any? { self.map { $0 } }
-  static var wrappedType: Any.Type { Wrapped.self }
+  /// The payload of `value`, an `Optional<Wrapped>`, or `nil`.
+  private static func payload<Wrapped>(of value: Any, wrapping _: Wrapped.Type) -> Any? {
+    guard case .some(.some(let payload)) = value as? Optional<Wrapped> else { return nil }
+    return payload
+  }
 }
 
 /// Equality of two values of a property-list type (or an optional of one), known only generically.
