@@ -467,8 +467,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   }
 
   /// The plugin and value type of a marker field's type. The first specialization of each marker type
-  /// is cast to `InjectionMarker` (the runtime's conformance lookup, which scans every conformance
-  /// record of every image when it misses); later specializations read `Value` from the metadata.
+  /// is opened as an `InjectionMarker` through its conformance record (see ``markerType(_:descriptor:)``);
+  /// later specializations read `Value` from the metadata.
   private func markerFacts(of type: Any.Type) -> (plugin: PluginID, valueType: Any.Type)? {
     guard let descriptor = ContextDescriptor(of: type) else {
       return (type as? any InjectionMarker.Type).map { ($0.plugin, $0.valueType) }
