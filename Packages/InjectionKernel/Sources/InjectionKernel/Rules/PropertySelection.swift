@@ -170,6 +170,35 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     let classes: Set<ObjectIdentifier>
     let names: Set<String>
     let includesOptionals: Bool
+    /// The hash of the fields above, computed once: the rule log hashes a key on every lookup, insertion
+    /// and growth of its table, and hashing the sets (a string's hash, a hasher per element) costs about
+    /// a thousand instructions each time.
+    private let hash: Int
+
+    init(
+      plugin: PluginID, valueType: ObjectIdentifier?, classes: Set<ObjectIdentifier>, names: Set<String>,
+      includesOptionals: Bool
+    ) {
+      self.plugin = plugin
+      self.valueType = valueType
+      self.classes = classes
+      self.names = names
+      self.includesOptionals = includesOptionals
+      var hasher = Hasher()
+      hasher.combine(plugin)
+      hasher.combine(valueType)
+      hasher.combine(classes)
+      hasher.combine(names)
+      hasher.combine(includesOptionals)
+      hash = hasher.finalize()
+    }
+
+    static func == (lhs: StructuralKey, rhs: StructuralKey) -> Bool {
+      lhs.hash == rhs.hash && lhs.plugin == rhs.plugin && lhs.valueType == rhs.valueType
+        && lhs.includesOptionals == rhs.includesOptionals && lhs.classes == rhs.classes && lhs.names == rhs.names
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
   }
 
   /// `Inject: type Settings, in ViewController, named settings`.
