@@ -82,20 +82,22 @@ enum MetadataAccess {
     return unsafeBitCast(superMetadata, to: AnyClass.self)
   }
 
-  /// Metadata of a NON-generic class, instantiated through the runtime's
-  /// demangler from the field descriptor's own mangled type name, with the
-  /// descriptor as generic context. Nil for generic classes (including
-  /// classes nested in generic contexts), non-classes, and classes without
-  /// reflection metadata.
+  /// Metadata of a NON-generic class, from the metadata access function its
+  /// descriptor points to (TargetTypeContextDescriptor: +12 AccessFunction,
+  /// a nullable relative direct pointer to
+  /// `SWIFT_CC(swift) MetadataResponse accessor(MetadataRequest)`; request 0
+  /// asks for complete metadata and blocks until it is). Demangling the
+  /// class's name instead costs thousands of instructions per class. Nil for
+  /// generic classes (including classes nested in generic contexts), whose
+  /// accessors take generic arguments, and for non-classes.
   static func classMetadata(of descriptor: ContextDescriptor) -> AnyClass? {
     guard descriptor.kind == .class, !descriptor.isGeneric,
-      let name = descriptor.fieldDescriptor?.mangledTypeName
+      let function = RelativePointer.direct(at: descriptor.pointer + 12)
     else { return nil }
-    let type = _getTypeByMangledNameInContext(
-      name.start, UInt(name.byteCount),
-      genericContext: descriptor.pointer, genericArguments: nil)
-    guard let type, let cls = type as? AnyClass else { return nil }
-    return cls
+    // `thin`: a plain function pointer called with the Swift calling convention, as the accessor expects.
+    typealias MetadataAccessor = @convention(thin) (Int) -> (metadata: UnsafeRawPointer?, state: Int)
+    guard let metadata = unsafeBitCast(function, to: MetadataAccessor.self)(0).metadata else { return nil }
+    return unsafeBitCast(metadata, to: AnyClass.self)
   }
 
   /// The byte offset of stored field `index` (in declaration order) of a non-generic class without a
