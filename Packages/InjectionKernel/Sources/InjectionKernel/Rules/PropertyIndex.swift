@@ -3,11 +3,8 @@
 /// with the same name or value type).
 struct PropertyIndex: Sendable {
   let all: [PropertyDescriptor]
-  private var byPlugin: [PluginID: [PropertyDescriptor]] = [:]
-  private var byName: [PluginID: [String: [PropertyDescriptor]]] = [:]
-  private var byType: [PluginID: [ObjectIdentifier: [PropertyDescriptor]]] = [:]
-  /// Optional properties by their wrapped type (`Int` for `Int?`), for selections including optionals.
-  private var byWrappedType: [PluginID: [ObjectIdentifier: [PropertyDescriptor]]] = [:]
+  /// Each plugin's properties (one lookup per property added: a plugin identifier hashes its name).
+  private var byPlugin: [PluginID: PluginProperties] = [:]
   /// Properties by each class that declares them or is a superclass of the declaring class.
   private var byAncestor: [ObjectIdentifier: [PropertyDescriptor]] = [:]
 
@@ -45,14 +42,27 @@ struct PropertyIndex: Sendable {
     return found
   }
 
+  /// One plugin's properties, all of them and by name, value type and wrapped type.
+  private struct PluginProperties: Sendable {
+    var all: [PropertyDescriptor] = []
+    var byName: [String: [PropertyDescriptor]] = [:]
+    var byType: [ObjectIdentifier: [PropertyDescriptor]] = [:]
+    /// Optional properties by their wrapped type (`Int` for `Int?`), for selections including optionals.
+    var byWrappedType: [ObjectIdentifier: [PropertyDescriptor]] = [:]
+
+    mutating func add(_ property: PropertyDescriptor) {
+      all.append(property)
+      byName[property.name, default: []].append(property)
+      byType[ObjectIdentifier(property.valueType), default: []].append(property)
+      if let wrapped = MetadataAccess.optionalWrappedType(property.valueType) {
+        byWrappedType[ObjectIdentifier(wrapped), default: []].append(property)
+      }
+    }
+  }
+
   private mutating func add(_ property: PropertyDescriptor) {
     guard let plugin = property.plugin else { return }
-    byPlugin[plugin, default: []].append(property)
-    byName[plugin, default: [:]][property.name, default: []].append(property)
-    byType[plugin, default: [:]][ObjectIdentifier(property.valueType), default: []].append(property)
-    if let wrapped = MetadataAccess.optionalWrappedType(property.valueType) {
-      byWrappedType[plugin, default: [:]][ObjectIdentifier(wrapped), default: []].append(property)
-    }
+    byPlugin[plugin, default: PluginProperties()].add(property)
     var ancestor: AnyClass? = property.viewingClass
     while let cls = ancestor {
       byAncestor[ObjectIdentifier(cls), default: []].append(property)
@@ -67,11 +77,11 @@ struct PropertyIndex: Sendable {
 
   /// The properties of `plugin` named `name`.
   func properties(of plugin: PluginID, named name: String) -> [PropertyDescriptor] {
-    byName[plugin]?[name] ?? []
+    byPlugin[plugin]?.byName[name] ?? []
   }
 
   /// The properties of `plugin`.
-  func properties(of plugin: PluginID) -> [PropertyDescriptor] { byPlugin[plugin] ?? [] }
+  func properties(of plugin: PluginID) -> [PropertyDescriptor] { byPlugin[plugin]?.all ?? [] }
 
   /// The properties declared by `cls` or by its subclasses (and the views from `cls` or below).
   func properties(declaredInOrBelow cls: AnyClass) -> [PropertyDescriptor] { byAncestor[ObjectIdentifier(cls)] ?? [] }
@@ -96,9 +106,10 @@ struct PropertyIndex: Sendable {
       return selection.names.sorted().flatMap { properties(of: selection.plugin, named: $0) }
     }
     if let valueType = selection.valueType {
-      let exact = byType[selection.plugin]?[ObjectIdentifier(valueType)] ?? []
+      let plugin = byPlugin[selection.plugin]
+      let exact = plugin?.byType[ObjectIdentifier(valueType)] ?? []
       guard selection.includesOptionals else { return exact }
-      return exact + (byWrappedType[selection.plugin]?[ObjectIdentifier(valueType)] ?? [])
+      return exact + (plugin?.byWrappedType[ObjectIdentifier(valueType)] ?? [])
     }
     return properties(of: selection.plugin)
   }
