@@ -65,6 +65,9 @@ private final class ConcurrentSetterHost: @unchecked Sendable {  // its properti
         read: .original, write: { _, stored, newValue, _ in stored = newValue.map { $0 * factor } },
         summary: "times \(factor)")
     }
+    let first = InjectionRules()  // every write, the threads' first included, goes through a setter
+    first.add(setter(times: 3), to: selection)
+    try Injection.commit(first)
     whileWriting(readers: 4) {
       for round in 1...2000 {
         let rules = InjectionRules()
