@@ -19,6 +19,14 @@ extension Hero {
   }
 }
 
+private final class Spelled {}
+extension Spelled {
+  final class URLCache: Associated<Spelled, Int> {}
+  final class ID: Associated<Spelled, Int> {}
+  final class Nickname: Associated<Spelled, String> {}
+  final class X: Associated<Spelled, Int> {}
+}
+
 extension JSONEncoder {
   final class Purpose: Associated<JSONEncoder, String> {}
   var purpose: String? {
@@ -184,6 +192,11 @@ extension Switched {
     ledger.budget = nil
     #expect(ledger.budget == Budget(amount: 777))
     #expect(Ledger().budget == Budget(amount: 777))
+  }
+
+  @Test func anAssociatedPropertyIsNamedAfterItsDeclarationInLowerCamelCase() {
+    let names = Injection.declaredProperties(of: Spelled.self).map(\.name).sorted()
+    #expect(names == ["id", "nickname", "urlCache", "x"])
   }
 
   @Test func injectPluginReachesAnExtensionPropertyByClassAndName() throws {

@@ -188,12 +188,15 @@ enum AssociatedNaming {
   /// `Module.Owner.Nickname` → `nickname`; `URLCache` → `urlCache`; `ID` → `id`.
   static func propertyName(forDeclaration qualified: String) -> String {
     let name = qualified.split(separator: ".").last.map(String.init) ?? qualified
-    let characters = Array(name)
-    var upper = 0
-    while upper < characters.count, characters[upper].isUppercase { upper += 1 }
+    // Concrete `String`/`Substring` operations only: building a `String` from a generic sequence of
+    // characters asks the runtime for a conformance, whose first lookup scans every conformance record
+    // of every loaded image.
+    let count = name.count
+    let upper = name.prefix(while: \.isUppercase).count
     // A leading acronym keeps its last capital when a lowercase word follows it (`URLCache`).
-    let lowered = upper > 1 && upper < characters.count ? upper - 1 : max(upper, 1)
-    return String(characters.prefix(lowered)).lowercased() + String(characters.dropFirst(lowered))
+    let lowered = min(upper > 1 && upper < count ? upper - 1 : max(upper, 1), count)
+    let cut = name.index(name.startIndex, offsetBy: lowered)
+    return name[..<cut].lowercased() + String(name[cut...])
   }
 }
 

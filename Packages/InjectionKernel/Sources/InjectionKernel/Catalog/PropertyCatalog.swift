@@ -66,7 +66,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   // own superclass references once and remembered either way.
   /// `AssociatedProperty` and its generic subclasses.
   private var associatedBases: [UnsafeRawPointer] = [
-    ContextDescriptor(of: AssociatedProperty<KernelProbeOwner, KernelProbe>.self)!.pointer
+    ContextDescriptor(of: PropertyCatalog.associatedPropertyType(marker: KernelProbe.self))!.pointer
   ]
   /// Generic classes known not to descend from `AssociatedProperty`.
   private var associatedNonBases: Set<UnsafeRawPointer> = []
@@ -361,6 +361,15 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private func isMarkerProtocol(_ descriptor: ContextDescriptor) -> Bool {
     descriptor.pointer == markerProtocol
       || descriptor.isProtocol(named: "InjectionMarker", inModule: "InjectionKernel")
+  }
+
+  /// A specialization of `AssociatedProperty`, for its descriptor. Never specialized: the caller passes
+  /// the marker's witness table, so the runtime instantiates the metadata without checking the marker's
+  /// conformance (a specialized caller would instantiate it from its mangled name, and the first check
+  /// of a conformance scans every conformance record of every loaded image).
+  @_semantics("optimize.sil.specialize.generic.never")
+  private static func associatedPropertyType<Marker: InjectionMarker>(marker: Marker.Type) -> Any.Type {
+    AssociatedProperty<KernelProbeOwner, Marker>.self
   }
 
   /// This copy's protocol descriptor: the protocol of `KernelProbe`'s conformance, which lives in the

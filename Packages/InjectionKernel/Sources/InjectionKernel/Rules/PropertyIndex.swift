@@ -3,8 +3,12 @@
 /// with the same name or value type).
 struct PropertyIndex: Sendable {
   let all: [PropertyDescriptor]
-  /// Each plugin's properties (one lookup per property added: a plugin identifier hashes its name).
-  private var byPlugin: [PluginID: PluginProperties] = [:]
+  /// Each plugin's properties, in the order plugins were met. A process has a handful of plugins, so a
+  /// linear search (one string comparison each) beats hashing the plugin's name, and an index keyed by
+  /// `PluginID` would cost its first commit a runtime conformance lookup (a scan of every conformance
+  /// record of every loaded image).
+  private var plugins: [PluginID] = []
+  private var byPlugin: [PluginProperties] = []
   /// Properties by each class that declares them or is a superclass of the declaring class.
   private var byAncestor: [ObjectIdentifier: [PropertyDescriptor]] = [:]
 
@@ -62,7 +66,13 @@ struct PropertyIndex: Sendable {
 
   private mutating func add(_ property: PropertyDescriptor) {
     guard let plugin = property.plugin else { return }
-    byPlugin[plugin, default: PluginProperties()].add(property)
+    if let position = plugins.firstIndex(of: plugin) {
+      byPlugin[position].add(property)
+    } else {
+      plugins.append(plugin)
+      byPlugin.append(PluginProperties())
+      byPlugin[byPlugin.count - 1].add(property)
+    }
     var ancestor: AnyClass? = property.viewingClass
     while let cls = ancestor {
       byAncestor[ObjectIdentifier(cls), default: []].append(property)
@@ -77,11 +87,16 @@ struct PropertyIndex: Sendable {
 
   /// The properties of `plugin` named `name`.
   func properties(of plugin: PluginID, named name: String) -> [PropertyDescriptor] {
-    byPlugin[plugin]?.byName[name] ?? []
+    self[plugin]?.byName[name] ?? []
   }
 
   /// The properties of `plugin`.
-  func properties(of plugin: PluginID) -> [PropertyDescriptor] { byPlugin[plugin]?.all ?? [] }
+  func properties(of plugin: PluginID) -> [PropertyDescriptor] { self[plugin]?.all ?? [] }
+
+  /// The properties of `plugin`, if it has any.
+  private subscript(plugin: PluginID) -> PluginProperties? {
+    plugins.firstIndex(of: plugin).map { byPlugin[$0] }
+  }
 
   /// The properties declared by `cls` or by its subclasses (and the views from `cls` or below).
   func properties(declaredInOrBelow cls: AnyClass) -> [PropertyDescriptor] { byAncestor[ObjectIdentifier(cls)] ?? [] }
@@ -106,7 +121,7 @@ struct PropertyIndex: Sendable {
       return selection.names.sorted().flatMap { properties(of: selection.plugin, named: $0) }
     }
     if let valueType = selection.valueType {
-      let plugin = byPlugin[selection.plugin]
+      let plugin = self[selection.plugin]
       let exact = plugin?.byType[ObjectIdentifier(valueType)] ?? []
       guard selection.includesOptionals else { return exact }
       return exact + (plugin?.byWrappedType[ObjectIdentifier(valueType)] ?? [])
