@@ -36,14 +36,17 @@ struct ContainerState: Sendable {
   /// Records a committed rule.
   mutating func record(_ entry: RuleEntry, for key: RuleKey?) {
     if let key {
-      var stack = rules[key] ?? []
-      stack.removeAll { $0.owner == entry.owner }
-      stack.append(entry)
-      rules[key] = stack
+      Self.push(entry, onto: &rules[key, default: []])  // one lookup, the stack changed in place
     } else if entry.owner != nil {
       unkeyed.append(entry)
     }
     if let binding = entry.binding { setRegistered(binding, !entry.rejects) }
+  }
+
+  /// Puts `entry` on top of its key's stack, in place of its owner's older rule.
+  private static func push(_ entry: RuleEntry, onto stack: inout [RuleEntry]) {
+    stack.removeAll { $0.owner == entry.owner }
+    stack.append(entry)
   }
 
   /// Forgets the rules of `module` and returns what to commit so that each key it shadowed reads what
@@ -91,25 +94,29 @@ struct ContainerState: Sendable {
 /// What a rule selects by, as the kernel keys rules (a newer rule with the same key replaces an older
 /// one): value type, classes, names, and whether optionals are included. Filtered selections have none.
 struct RuleKey: Hashable, Sendable {
+  // Sorted arrays without duplicates rather than sets: hashing a set hashes each element on its own,
+  // and the container looks a key up on every committed rule.
   let valueType: ObjectIdentifier?
-  var classes: Set<ObjectIdentifier> = []
-  var names: Set<String>
+  /// The named classes, sorted, each once.
+  private(set) var classes: [ObjectIdentifier] = []
+  /// The named properties, sorted, each once.
+  private(set) var names: [String]
   var includesOptionals = false
 
-  init(valueType: Any.Type?, names: Set<String>) {
+  init(valueType: Any.Type?, names: [String]) {
     self.valueType = valueType.map(ObjectIdentifier.init)
-    self.names = names
+    self.names = Self.sortedUnique(names)
   }
 
   func adding(classes added: [AnyClass]) -> RuleKey {
     var copy = self
-    copy.classes.formUnion(added.map(ObjectIdentifier.init))
+    copy.classes = Self.sortedUnique(classes + added.map(ObjectIdentifier.init))
     return copy
   }
 
   func adding(names added: [String]) -> RuleKey {
     var copy = self
-    copy.names.formUnion(added)
+    copy.names = Self.sortedUnique(names + added)
     return copy
   }
 
@@ -117,6 +124,13 @@ struct RuleKey: Hashable, Sendable {
     var copy = self
     copy.includesOptionals = optionals
     return copy
+  }
+
+  private static func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
+    guard elements.count > 1 else { return elements }
+    var unique: [Element] = []
+    for element in elements.sorted() where unique.last != element { unique.append(element) }
+    return unique
   }
 }
 

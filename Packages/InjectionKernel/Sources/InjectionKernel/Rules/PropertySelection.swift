@@ -160,37 +160,45 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     guard predicates.isEmpty else { return nil }
     return StructuralKey(
       plugin: plugin, valueType: valueType.map(ObjectIdentifier.init),
-      classes: Set(classes.map(ObjectIdentifier.init)), names: names, includesOptionals: includesOptionals)
+      classes: classes.map(ObjectIdentifier.init), names: Array(names), includesOptionals: includesOptionals)
   }
 
   /// What a selection selects by, without its predicates.
   struct StructuralKey: Hashable {
     let plugin: PluginID
     let valueType: ObjectIdentifier?
-    let classes: Set<ObjectIdentifier>
-    let names: Set<String>
+    /// The named classes and properties, sorted and each once: sorted arrays compare and hash in one
+    /// sequential pass, where a set hashes each element with a hasher of its own.
+    let classes: [ObjectIdentifier]
+    let names: [String]
     let includesOptionals: Bool
     /// The hash of the fields above, computed once: the rule log hashes a key on every lookup, insertion
-    /// and growth of its table, and hashing the sets (a string's hash, a hasher per element) costs about
-    /// a thousand instructions each time.
+    /// and growth of its table.
     private let hash: Int
 
     init(
-      plugin: PluginID, valueType: ObjectIdentifier?, classes: Set<ObjectIdentifier>, names: Set<String>,
+      plugin: PluginID, valueType: ObjectIdentifier?, classes: [ObjectIdentifier], names: [String],
       includesOptionals: Bool
     ) {
       self.plugin = plugin
       self.valueType = valueType
-      self.classes = classes
-      self.names = names
+      self.classes = Self.sortedUnique(classes)
+      self.names = Self.sortedUnique(names)
       self.includesOptionals = includesOptionals
       var hasher = Hasher()
       hasher.combine(plugin)
       hasher.combine(valueType)
-      hasher.combine(classes)
-      hasher.combine(names)
+      hasher.combine(self.classes)
+      hasher.combine(self.names)
       hasher.combine(includesOptionals)
       hash = hasher.finalize()
+    }
+
+    private static func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
+      guard elements.count > 1 else { return elements }
+      var unique: [Element] = []
+      for element in elements.sorted() where unique.last != element { unique.append(element) }
+      return unique
     }
 
     static func == (lhs: StructuralKey, rhs: StructuralKey) -> Bool {
