@@ -200,9 +200,7 @@ public enum Injection {
   /// Every cataloged property that has an injection now, and every subclass view with an injection of
   /// its own (see ``PropertyDescriptor/viewed(from:)``), sorted by description.
   public static func injectedProperties() -> [PropertyDescriptor] {
-    (markedProperties() + subclassViewsWithOwnInjections()).filter(isInjected).sorted {
-      $0.description < $1.description
-    }
+    PropertyDescriptor.sortedByDescription((markedProperties() + subclassViewsWithOwnInjections()).filter(isInjected))
   }
 
   /// The subclass views that rules give an injection of their own, as the calling task sees them: a

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One marked (or, when asked for, unmarked) stored property of one concrete class.
 ///
 /// A property is described once, on the class that declares it; subclasses inherit it, and see it
@@ -16,12 +18,29 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
     let offset: Int
     let isMutable: Bool
     let valueTypeName: String
-    let description: String
     /// For a subclass's view of an inherited property: the subclass, how many superclass steps lie
     /// between it and the declaring class, and the declaring class's own record.
     let viewingClass: AnyClass?
     let depth: Int
     let declared: Record?
+    /// ``description``, made on its first use: a pass resolves every marked property of the process, and
+    /// most of them are never described (building one costs a few string appends).
+    private let madeDescription = Mutex<String?>(nil)
+
+    /// `Module.Owner.property: Type`, or for a view `Module.Sub.property: Type (inherited from …)`.
+    var description: String {
+      madeDescription.withLock { made in
+        if let made { return made }
+        let description =
+          if let viewingClass {
+            "\(Injection.typeName(viewingClass)).\(name): \(valueTypeName) (inherited from \(className))"
+          } else {
+            "\(className).\(name): \(valueTypeName)"
+          }
+        made = description
+        return description
+      }
+    }
 
     init(
       declaringClass: AnyClass, className: String, name: String, valueType: Any.Type,
@@ -39,7 +58,6 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
       self.offset = offset
       self.isMutable = isMutable
       valueTypeName = Injection.typeName(valueType)
-      description = "\(className).\(name): \(valueTypeName)"
     }
 
     /// `declared`'s property as seen from its subclass `viewingClass`, `depth` steps below it.
@@ -53,7 +71,6 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
       offset = declared.offset
       isMutable = declared.isMutable
       valueTypeName = declared.valueTypeName
-      description = "\(Injection.typeName(viewingClass)).\(name): \(valueTypeName) (inherited from \(className))"
       self.viewingClass = viewingClass
       self.depth = depth
       self.declared = declared
@@ -115,7 +132,7 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
   public var isMutable: Bool { record.isMutable }
   /// The value type's name as Swift prints it.
   public var valueTypeName: String { record.valueTypeName }
-  /// `Module.Owner.property: Type` (computed once: reports and plans sort by it).
+  /// `Module.Owner.property: Type` (made on first use, then kept: reports and plans sort by it).
   public var description: String { record.description }
 
   /// Whether the value type is an optional: reading the property with nothing injected returns `nil`.
@@ -177,6 +194,16 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
     var cls: AnyClass = viewingClass
     for _ in depth..<viewDepth { cls = MetadataAccess.superclass(of: cls) ?? cls }
     return declared.viewed(from: cls) ?? declared
+  }
+
+  /// `properties` sorted by description, each description read once.
+  static func sortedByDescription(_ properties: [PropertyDescriptor]) -> [PropertyDescriptor] {
+    sortedByDescription(properties, of: { $0 })
+  }
+
+  /// `items` sorted by the description of each one's property, each description read once.
+  static func sortedByDescription<Item>(_ items: [Item], of property: (Item) -> PropertyDescriptor) -> [Item] {
+    items.map { (property($0).description, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
   }
 
   /// Two descriptors are equal when they name the same field of the same class, seen from the same class.

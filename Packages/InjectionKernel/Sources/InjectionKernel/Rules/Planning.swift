@@ -137,16 +137,17 @@ extension Injection {
       !property.isSubclassView || levels[property] == property.viewDepth
         || committedLevel(property) == property.viewDepth
     }
-    let entries = listed.map { property in
-      InjectionPlan.Entry(
-        property: property, injection: state[property] ?? nil, replacesInjection: committed(property) != nil,
-        ruleCount: counts[property] ?? 0)
-    }.sorted { $0.property.description < $1.property.description }
+    let entries = PropertyDescriptor.sortedByDescription(
+      listed.map { property in
+        InjectionPlan.Entry(
+          property: property, injection: state[property] ?? nil, replacesInjection: committed(property) != nil,
+          ruleCount: counts[property] ?? 0)
+      }, of: \.property)
     // A property's state is needed only to list the empty ones (dry runs, validated commits); the
     // filter runs first, as finding the committed state of a property without a slot walks the log.
     let empty =
       isListed.map { isListed in
-        properties.filter { isListed($0) && current($0) == nil }.sorted { $0.description < $1.description }
+        PropertyDescriptor.sortedByDescription(properties.filter { isListed($0) && current($0) == nil })
       } ?? []
     var emptyGeneric: [GenericPropertyDeclaration] = []
     var perSpecialization: [GenericPropertyDeclaration] = []
