@@ -347,7 +347,19 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private func collectMarkers(in image: MetadataImage) {
     markerImages.insert(image.key)
     let own = ownMarkerProtocol()
-    ConformanceRecords.forEachConformance(in: image, where: isMarkerProtocol) { proto, type, conformance in
+    // Protocol descriptors met that are not `InjectionMarker`, direct-mapped by address: an image's
+    // conformances name a few hundred protocols many times over, and comparing a name costs several
+    // times this check.
+    var notMarkers = [UInt](repeating: 0, count: 512)
+    let isMarker = { (proto: ContextDescriptor) -> Bool in
+      let address = UInt(bitPattern: proto.pointer)
+      let entry = Int(truncatingIfNeeded: (address >> 4) ^ (address >> 13)) & 511
+      if notMarkers[entry] == address { return false }
+      if self.isMarkerProtocol(proto) { return true }
+      notMarkers[entry] = address
+      return false
+    }
+    ConformanceRecords.forEachConformance(in: image, where: isMarker) { proto, type, conformance in
       if proto.pointer == own {
         if !markerDescriptors.contains(type.pointer) { markerDescriptors.append(type.pointer) }
         markerConformances[type.pointer] = conformance
@@ -376,15 +388,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// same image as this code.
   private func ownMarkerProtocol() -> UnsafeRawPointer? {
     if let markerProtocol { return markerProtocol }
-    guard let probe = ContextDescriptor(of: KernelProbe.self) else { return nil }
-    MetadataImages.forEachImage { image in
-      guard markerProtocol == nil else { return }
-      ConformanceRecords.forEachConformance(in: image, where: { _ in true }) { proto, type, _ in
-        if type == probe, proto.isProtocol(named: "InjectionMarker", inModule: "InjectionKernel") {
-          markerProtocol = proto.pointer
-        }
-      }
-    }
+    markerProtocol = ConformanceRecords.protocolDescriptor(of: KernelProbe.self)
     return markerProtocol
   }
 

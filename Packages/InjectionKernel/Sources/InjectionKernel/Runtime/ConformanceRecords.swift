@@ -43,6 +43,22 @@ enum ConformanceRecords {
     }
   }
 
+  /// The protocol descriptor of `marker`'s conformance to `InjectionMarker`, read from the witness table
+  /// that its existential metatype carries — no scan of conformance records.
+  ///
+  /// Layout relied on (Swift's stable ABI): an existential metatype `any P.Type` of a protocol whose
+  /// conformances have witness tables is two words, the type's metadata then its witness table for `P`
+  /// (`InjectionMarker` refines only the marker protocol `SendableMetatype`, which has none); a witness
+  /// table's first word is its conformance descriptor, whose first field is a relative indirectable
+  /// pointer to the protocol descriptor.
+  static func protocolDescriptor(of marker: any InjectionMarker.Type) -> UnsafeRawPointer? {
+    // `as` keeps the existential closed: passed as is to the generic `unsafeBitCast`, it would be opened
+    // to the concrete metatype (one word).
+    let (_, witnessTable) = unsafeBitCast(
+      marker as any InjectionMarker.Type, to: (UnsafeRawPointer, UnsafeRawPointer).self)
+    return RelativePointer.indirectable(at: witnessTable.load(as: UnsafeRawPointer.self))
+  }
+
   /// The witness table of `conformance` (a conformance descriptor from a record) for `type`, a type the
   /// conformance's type descriptor describes, from the runtime's `swift_getWitnessTable` — without the
   /// conformance lookup of a dynamic cast, which scans every record of every loaded image once per new
