@@ -20,64 +20,67 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   }
 
   private let lock = KernelLock()
-  private var discovery: ClassDiscovery = .loadedImages
+  // The stored state below is only touched holding `lock`, which already makes every access exclusive:
+  // `@exclusivity(unchecked)` drops the runtime's dynamic check (a thread-local access-set insertion and
+  // removal, about 80 instructions per access, on every hot path of passes and commits).
+  @exclusivity(unchecked) private var discovery: ClassDiscovery = .loadedImages
   /// Images whose classes were scanned (discovery over loaded images).
-  private var scannedImages: Set<UnsafeRawPointer> = []
+  @exclusivity(unchecked) private var scannedImages: Set<UnsafeRawPointer> = []
   /// Images whose marker types were collected (in every discovery mode).
-  private var markerImages: Set<UnsafeRawPointer> = []
+  @exclusivity(unchecked) private var markerImages: Set<UnsafeRawPointer> = []
   /// Classes scanned one by one from an explicit list (image scans need no per-class record).
-  private var scannedClasses: Set<UnsafeRawPointer> = []
+  @exclusivity(unchecked) private var scannedClasses: Set<UnsafeRawPointer> = []
   /// Marker types conforming to this copy of `InjectionMarker`.
-  private var markerDescriptors: [UnsafeRawPointer] = []
+  @exclusivity(unchecked) private var markerDescriptors: [UnsafeRawPointer] = []
   /// Marker types conforming to another copy of `InjectionMarker` (an image that links its own kernel):
   /// their properties are counted but belong to that kernel, which injects them.
-  private var foreignMarkerDescriptors: [UnsafeRawPointer] = []
+  @exclusivity(unchecked) private var foreignMarkerDescriptors: [UnsafeRawPointer] = []
   /// This copy's `InjectionMarker` protocol descriptor, found through `KernelProbe`'s conformance.
-  private var markerProtocol: UnsafeRawPointer?
+  @exclusivity(unchecked) private var markerProtocol: UnsafeRawPointer?
   /// Keyed by descriptor address rather than by `ContextDescriptor`: a dictionary keyed by a type of the
   /// kernel's own costs a scan of every conformance record of the process the first time its type is
   /// instantiated (the runtime checks the key's `Hashable` conformance), about 0.4 M instructions.
-  private var marked: [UnsafeRawPointer: MarkedClass] = [:]
-  private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
+  @exclusivity(unchecked) private var marked: [UnsafeRawPointer: MarkedClass] = [:]
+  @exclusivity(unchecked) private var resolved: [ObjectIdentifier: [PropertyDescriptor]] = [:]
   /// Marker facts per marker type descriptor (see `markerFacts(of:)`).
-  private var markerFactsByDescriptor: [UnsafeRawPointer: MarkerFacts] = [:]
+  @exclusivity(unchecked) private var markerFactsByDescriptor: [UnsafeRawPointer: MarkerFacts] = [:]
   /// The conformance descriptor of each marker type to this kernel's `InjectionMarker`, by the type's
   /// descriptor: the first specialization of each marker type is opened through it.
-  private var markerConformances: [UnsafeRawPointer: UnsafeRawPointer] = [:]
+  @exclusivity(unchecked) private var markerConformances: [UnsafeRawPointer: UnsafeRawPointer] = [:]
   /// Field types of non-generic classes by the address of their mangled name. A module emits each
   /// mangled type name once, and a name read in a non-generic context always denotes the same type, so
   /// the 150 `@Inject var p: Int` fields of a module cost one demangling instead of 150.
-  private var fieldTypesByMangledName: [UnsafeRawPointer: Any.Type] = [:]
+  @exclusivity(unchecked) private var fieldTypesByMangledName: [UnsafeRawPointer: Any.Type] = [:]
   /// Every stored field per class, marked or not, computed only when a plugin asks.
-  private var allFields: [ObjectIdentifier: [PropertyDescriptor]] = [:]
-  private var resolvedOrder: [ObjectIdentifier] = []
+  @exclusivity(unchecked) private var allFields: [ObjectIdentifier: [PropertyDescriptor]] = [:]
+  @exclusivity(unchecked) private var resolvedOrder: [ObjectIdentifier] = []
   /// The index of every resolved property, valid while no new property is resolved (properties are
   /// only ever added, so an equal count means an equal set).
-  private var cachedIndex: PropertyIndex?
+  @exclusivity(unchecked) private var cachedIndex: PropertyIndex?
   /// How many marked properties are resolved.
-  private var resolvedCount = 0
-  private var passLog: [CatalogPass] = []
+  @exclusivity(unchecked) private var resolvedCount = 0
+  @exclusivity(unchecked) private var passLog: [CatalogPass] = []
   /// Non-generic classes found by the running pass, resolved at its end.
-  private var pendingResolution: [ClassDescriptor] = []
+  @exclusivity(unchecked) private var pendingResolution: [ClassDescriptor] = []
 
   // Associated properties (see `AssociatedProperty`): declaration classes are found by their superclass
   // reference, compared by pointer against the descriptors of `AssociatedProperty` and of its generic
   // subclasses (AssociatePlugin's `Associated`, say), which are found by walking a generic superclass's
   // own superclass references once and remembered either way.
   /// `AssociatedProperty` and its generic subclasses.
-  private var associatedBases: [UnsafeRawPointer] = [
+  @exclusivity(unchecked) private var associatedBases: [UnsafeRawPointer] = [
     ContextDescriptor(of: PropertyCatalog.associatedPropertyType(marker: KernelProbe.self))!.pointer
   ]
   /// Generic classes known not to descend from `AssociatedProperty`.
-  private var associatedNonBases: Set<UnsafeRawPointer> = []
+  @exclusivity(unchecked) private var associatedNonBases: Set<UnsafeRawPointer> = []
   /// Non-generic declaration classes found by the running pass, resolved at its end.
-  private var pendingDeclarations: [ClassDescriptor] = []
+  @exclusivity(unchecked) private var pendingDeclarations: [ClassDescriptor] = []
   /// The declaration classes the passes found (generic ones included), each noted once.
-  private var declarationsFound: Set<UnsafeRawPointer> = []
+  @exclusivity(unchecked) private var declarationsFound: Set<UnsafeRawPointer> = []
   /// The associated properties resolved so far, by declaration class, by owner, and in order.
-  private var associatedByDeclaration: [UnsafeRawPointer: PropertyDescriptor] = [:]
-  private var associatedByOwner: [ObjectIdentifier: [PropertyDescriptor]] = [:]
-  private var associatedOrder: [PropertyDescriptor] = []
+  @exclusivity(unchecked) private var associatedByDeclaration: [UnsafeRawPointer: PropertyDescriptor] = [:]
+  @exclusivity(unchecked) private var associatedByOwner: [ObjectIdentifier: [PropertyDescriptor]] = [:]
+  @exclusivity(unchecked) private var associatedOrder: [PropertyDescriptor] = []
 
   // MARK: Queries
 
