@@ -539,6 +539,12 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     return Array(all.suffix(count))
   }
 
+  /// The property's name from its stored field's name: without the leading `_` of a wrapper's backing
+  /// field (`_settings` → `settings`), read past it rather than trimmed from a copy.
+  private static func propertyName(fieldName: UnsafePointer<CChar>) -> String {
+    String(cString: fieldName.pointee == CChar(UInt8(ascii: "_")) ? fieldName + 1 : fieldName)
+  }
+
   /// The marked properties `cls` declares, resolving the class on first use.
   private func resolve(_ cls: AnyClass) -> [PropertyDescriptor] {
     let id = ObjectIdentifier(cls)
@@ -567,18 +573,21 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       let type: Any.Type
       if let own {
         guard field.index < own.count else { continue }
-        (name, offset, type) = own[field.index]
+        let (fieldName, fieldOffset, fieldType) = own[field.index]
+        (name, offset, type) = (
+          fieldName.hasPrefix("_") ? String(fieldName.dropFirst()) : fieldName, fieldOffset, fieldType
+        )
       } else {
         guard let record = records?[field.index], let recordName = record.name,
           let fieldOffset = MetadataAccess.fieldOffset(of: cls, descriptor: entry.descriptor, index: field.index),
           let fieldType = fieldType(record, in: entry.descriptor)
         else { continue }
-        (name, offset, type) = (String(cString: recordName), fieldOffset, fieldType)
+        (name, offset, type) = (Self.propertyName(fieldName: recordName), fieldOffset, fieldType)
       }
       guard let marker = markerFacts(of: type) else { continue }
       properties.append(
         PropertyDescriptor(
-          declaringClass: cls, className: className, name: name.hasPrefix("_") ? String(name.dropFirst()) : name,
+          declaringClass: cls, className: className, name: name,
           valueType: marker.valueType, plugin: marker.plugin, fieldType: type, offset: offset,
           isMutable: field.isVar))
     }
