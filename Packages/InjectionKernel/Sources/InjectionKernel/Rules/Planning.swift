@@ -86,13 +86,19 @@ extension Injection {
       case .inject(let selection, let injection):
         let matches = index.matches(selection)
         if matches.isEmpty { noteUnmatched(selection) }
-        // One fitted injection per view the rule reaches: the instances it reaches share it.
+        // One fitted injection per view the rule reaches: the instances it reaches share it. (A rule
+        // that selects one property, the usual case, needs no table.)
         var fittedByView: [PropertyDescriptor: AnyPropertyInjection] = [:]
         for property in matches {
           let level = selection.level(for: property)
           let reached = property.view(atDepth: level)
-          let fitted = try fittedByView[reached] ?? checked(injection, for: property, selection: selection)
-          fittedByView[reached] = fitted
+          let fitted: AnyPropertyInjection
+          if matches.count == 1 {
+            fitted = try checked(injection, for: property, selection: selection)
+          } else {
+            fitted = try fittedByView[reached] ?? checked(injection, for: property, selection: selection)
+            fittedByView[reached] = fitted
+          }
           set(property, fitted, level: level, counted: true)
         }
       case .injectEach(let selection, let builder):
