@@ -24,10 +24,8 @@ extension Injection {
     }
     let index = views.isEmpty ? catalogIndex : catalogIndex.adding(views: views)
     let properties = index.all
-    var state: [PropertyDescriptor: AnyPropertyInjection?] = [:]
-    /// The level of the rule that decided each planned state (see ``PropertySelection/level(for:)``).
-    var levels: [PropertyDescriptor: Int] = [:]
-    var counts: [PropertyDescriptor: Int] = [:]
+    /// What the batch plans for each property it touches (one table: a rule's change is one lookup).
+    var planned: [PropertyDescriptor: PlannedProperty] = [:]
     var touched: [PropertyDescriptor] = []
     var unmatched: [InjectionPlan.UnmatchedSelection] = []
     /// Records a selection that matched nothing, with its near misses.
@@ -53,24 +51,27 @@ extension Injection {
       if let scope, let level = scope.decidingLevel(for: property) { return level }
       return log.decidingLevel(for: property) ?? 0
     }
-    func currentLevel(_ property: PropertyDescriptor) -> Int { levels[property] ?? committedLevel(property) }
+    func currentLevel(_ property: PropertyDescriptor) -> Int { planned[property]?.level ?? committedLevel(property) }
     func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
-      if let planned = state[property] { return planned }
+      if let planned = planned[property] { return planned.injection }
       return committed(property)
     }
     var countedIntents: [PropertyDescriptor: Set<String>] = [:]
     var intent: String?  // the intent of the change being planned
     func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, level: Int = 0, counted: Bool) {
-      if state[property] == nil { touched.append(property) }
-      state[property] = .some(injection)
-      levels[property] = level
       // Rules sharing an intent count once per property; a subclass view counts only the rules that
       // name its class (one naming the declaring class and one naming the subclass do not compete).
-      if counted, !property.isSubclassView || level == property.viewDepth,
-        intent.map({ countedIntents[property, default: []].insert($0).inserted }) ?? true
-      {
-        counts[property, default: 0] += 1
+      let counts =
+        counted && (!property.isSubclassView || level == property.viewDepth)
+        && (intent.map { countedIntents[property, default: []].insert($0).inserted } ?? true)
+      func update(_ entry: inout PlannedProperty) {
+        entry.injection = injection
+        entry.level = level
+        if counts { entry.ruleCount += 1 }
       }
+      let before = planned.count
+      update(&planned[property, default: PlannedProperty()])
+      if planned.count != before { touched.append(property) }
     }
 
     for change in rules.changes {
@@ -140,14 +141,14 @@ extension Injection {
     // A subclass view is an entry of its own when it has (or had) an injection of its own; otherwise it
     // only follows its declaring class (or a shallower view), and is installed without being listed.
     let listed = touched.filter { property in
-      !property.isSubclassView || levels[property] == property.viewDepth
+      !property.isSubclassView || planned[property]?.level == property.viewDepth
         || committedLevel(property) == property.viewDepth
     }
     let entries = PropertyDescriptor.sortedByDescription(
       listed.map { property in
         InjectionPlan.Entry(
-          property: property, injection: state[property] ?? nil, replacesInjection: committed(property) != nil,
-          ruleCount: counts[property] ?? 0)
+          property: property, injection: planned[property]?.injection ?? nil,
+          replacesInjection: committed(property) != nil, ruleCount: planned[property]?.ruleCount ?? 0)
       }, of: \.property)
     // A property's state is needed only to list the empty ones (dry runs, validated commits); the
     // filter runs first, as finding the committed state of a property without a slot walks the log.
@@ -172,8 +173,8 @@ extension Injection {
       catalogPasses: log.refreshCount)
     plan.installs = touched.map { property in
       let ownBefore = committedLevel(property) == property.viewDepth
-      let ownAfter = (levels[property] ?? 0) == property.viewDepth
-      return (property, state[property] ?? nil, !property.isSubclassView || (ownBefore && ownAfter))
+      let ownAfter = (planned[property]?.level ?? 0) == property.viewDepth
+      return (property, planned[property]?.injection ?? nil, !property.isSubclassView || (ownBefore && ownAfter))
     }
     return plan
   }
@@ -277,4 +278,12 @@ extension Injection {
     else { return nil }
     return injection.wrappedInOptional()
   }
+}
+
+/// What a batch plans for one property so far: its injection (`nil`: rejected), the level of the rule
+/// that decided it (see ``PropertySelection/level(for:)``) and how many of the batch's rules counted.
+private struct PlannedProperty {
+  var injection: AnyPropertyInjection?
+  var level = 0
+  var ruleCount = 0
 }
