@@ -1,6 +1,7 @@
 import Foundation
 import InjectionKernel
 import KernelTestFixtures
+import TestSupport
 import Testing
 
 // Fixture classes for this file only.
@@ -23,6 +24,12 @@ private final class CatalogGeneric<T> {
   @Tracked var item: T
   @Tracked var label: String
 }
+
+private class DescribedHost {
+  @Tracked var caption: String
+}
+
+private final class DescribedSub: DescribedHost {}
 
 private final class ExplicitHost {
   @Tracked var picked: Int
@@ -120,6 +127,25 @@ private final class CatalogDecoder: JSONDecoder, @unchecked Sendable {
     Injection.setDiscovery(.loadedImages)
     #expect(listed.contains { $0.declaringClass == ExplicitHost.self && $0.name == "picked" })
     #expect(Injection.markedProperties().contains { $0.declaringClass == LibraryHost.self })
+  }
+
+  /// Descriptions are made on first use: threads describing one property (and a subclass's view of it)
+  /// at once all get the same text.
+  @Test func aPropertyDescribedFromManyThreadsAtOnceReadsTheSame() throws {
+    let declared = try #require(Injection.declaredProperties(of: DescribedHost.self).first)
+    let view = try #require(declared.viewed(from: DescribedSub.self))
+    let seen = LockedState<Set<String>>([])
+    concurrently(threads: 8) { _ in
+      for _ in 0..<200 {
+        let texts = [declared.description, view.description]
+        seen.withLock { $0.formUnion(texts) }
+      }
+    }
+    #expect(
+      seen.withLock { $0 } == [
+        "InjectionKernelTests.DescribedHost.caption: Swift.String",
+        "InjectionKernelTests.DescribedSub.caption: Swift.String (inherited from InjectionKernelTests.DescribedHost)",
+      ])
   }
 
   @Test func eachPluginReceivesExactlyItsProperties() {
