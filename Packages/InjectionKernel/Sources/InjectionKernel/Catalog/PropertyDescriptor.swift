@@ -25,22 +25,33 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
     let declared: Record?
     /// ``description``, made on its first use: a pass resolves every marked property of the process, and
     /// most of them are never described (building one costs a few string appends).
-    private let madeDescription = Mutex<String?>(nil)
+    ///
+    /// The retained address of an immutable ``MadeDescription``, 0 until the first use. It is set once,
+    /// by a releasing compare-and-exchange (a racing maker releases its own box and takes the winner's),
+    /// and never replaced, so readers need no lock: an acquiring load sees the box fully built, and the
+    /// box lives until this record's deinit, when nobody can read the record any more. (Not a `Mutex`:
+    /// on Linux its contended handover happens in the kernel, where the thread sanitizer cannot see it.)
+    private let madeDescription = Atomic<UInt>(0)
 
     /// `Module.Owner.property: Type`, or for a view `Module.Sub.property: Type (inherited from …)`.
     var description: String {
-      madeDescription.withLock { made in
-        if let made { return made }
-        let description =
-          if let viewingClass {
-            "\(Injection.typeName(viewingClass)).\(name): \(valueTypeName) (inherited from \(className))"
-          } else {
-            "\(className).\(name): \(valueTypeName)"
-          }
-        made = description
-        return description
-      }
+      let published = madeDescription.load(ordering: .acquiring)
+      if published != 0 { return MadeDescription.text(at: published) }
+      let text =
+        if let viewingClass {
+          "\(Injection.typeName(viewingClass)).\(name): \(valueTypeName) (inherited from \(className))"
+        } else {
+          "\(className).\(name): \(valueTypeName)"
+        }
+      let made = UInt(bitPattern: Unmanaged.passRetained(MadeDescription(text)).toOpaque())
+      let (stored, winner) = madeDescription.compareExchange(
+        expected: 0, desired: made, ordering: .acquiringAndReleasing)
+      if stored { return text }
+      MadeDescription.release(made)
+      return MadeDescription.text(at: winner)
     }
+
+    deinit { MadeDescription.release(madeDescription.load(ordering: .acquiring)) }
 
     init(
       declaringClass: AnyClass, className: String, name: String, valueType: Any.Type,
@@ -74,6 +85,25 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
       self.viewingClass = viewingClass
       self.depth = depth
       self.declared = declared
+    }
+  }
+
+  /// A record's description once made (see `Record.madeDescription`).
+  private final class MadeDescription: Sendable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    /// The text of the box published at `bits` (nonzero), which its record keeps alive.
+    static func text(at bits: UInt) -> String {
+      Unmanaged<MadeDescription>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+        .takeUnretainedValue().text
+    }
+
+    /// Releases the box at `bits` (nothing for 0).
+    static func release(_ bits: UInt) {
+      guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
+      Unmanaged<MadeDescription>.fromOpaque(pointer).release()
     }
   }
 
