@@ -6,9 +6,12 @@ import Testing
 @propertyWrapper
 struct Keyed<Value>: MarkedPropertyWrapper {
   static var plugin: PluginID { KeyedPlugin.id }
-  let storage = MarkedStorage<Value>()
+  let storage: MarkedStorage<Value>
   let key: String
-  init(_ key: String) { self.key = key }
+  init(_ key: String, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+    self.key = key
+  }
   var declarationArguments: (any Sendable)? { key }
   static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,

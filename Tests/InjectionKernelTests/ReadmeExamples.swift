@@ -6,8 +6,10 @@ import Testing
 @propertyWrapper
 struct Defaulted<Value>: MarkedPropertyWrapper {
   static var plugin: PluginID { DefaultedPlugin.id }
-  let storage = MarkedStorage<Value>()
-  init() {}
+  let storage: MarkedStorage<Value>
+  init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+  }
   static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,
     wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
@@ -59,9 +61,12 @@ extension Player {
 @propertyWrapper
 struct Labeled<Value>: MarkedPropertyWrapper {
   static var plugin: PluginID { LabeledPlugin.id }
-  let storage = MarkedStorage<Value>()
+  let storage: MarkedStorage<Value>
   let label: String
-  init(_ label: String) { self.label = label }
+  init(_ label: String, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+    self.label = label
+  }
   var declarationArguments: (any Sendable)? { label }
   static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,

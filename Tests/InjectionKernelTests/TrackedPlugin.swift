@@ -5,8 +5,12 @@ import InjectionKernel
 struct Tracked<Value>: MarkedPropertyWrapper {
   static var plugin: PluginID { TrackedPlugin.id }
   let storage: MarkedStorage<Value>
-  init() { storage = MarkedStorage() }
-  init(wrappedValue: Value) { storage = MarkedStorage(storing: wrappedValue) }
+  init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+  }
+  init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(storing: wrappedValue, fileID: fileID, line: line, column: column)
+  }
   static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,
     wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
@@ -39,8 +43,10 @@ enum TrackedPlugin: InjectionPlugin {
 @propertyWrapper
 struct Counted<Value>: MarkedPropertyWrapper {
   static var plugin: PluginID { CountedPlugin.id }
-  let storage = MarkedStorage<Value>()
-  init() {}
+  let storage: MarkedStorage<Value>
+  init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+  }
   static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,
     wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,

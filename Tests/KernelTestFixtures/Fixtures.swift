@@ -4,8 +4,10 @@ import InjectionKernel
 @propertyWrapper
 public struct Fixture<Value>: MarkedPropertyWrapper {
   public static var plugin: PluginID { FixturePlugin.id }
-  public let storage = MarkedStorage<Value>()
-  public init() {}
+  public let storage: MarkedStorage<Value>
+  public init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+  }
   @inlinable
   public static subscript<Owner: AnyObject>(
     _enclosingInstance object: Owner,

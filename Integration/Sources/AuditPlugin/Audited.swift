@@ -9,7 +9,9 @@ public struct Audited<Value>: MarkedPropertyWrapper {
   public let storage: MarkedStorage<Value>
 
   /// A property holding `wrappedValue`.
-  public init(wrappedValue: Value) { storage = MarkedStorage(storing: wrappedValue) }
+  public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(storing: wrappedValue, fileID: fileID, line: line, column: column)
+  }
 
   /// The property of a class instance, read and written through its slot.
   @inlinable

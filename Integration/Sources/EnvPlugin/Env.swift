@@ -27,14 +27,16 @@ public struct Env<Value: EnvironmentValue>: MarkedPropertyWrapper {
   public let name: String
 
   /// A property reading the variable `name`; it must be set unless `Value` is optional.
-  public init(_ name: String) {
-    storage = MarkedStorage()
+  public init(_ name: String, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
     self.name = name
   }
 
   /// A property reading the variable `name`, or `wrappedValue` while it is not set.
-  public init(wrappedValue: Value, _ name: String) {
-    storage = MarkedStorage(storing: wrappedValue)
+  public init(
+    wrappedValue: Value, _ name: String, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) {
+    storage = MarkedStorage(storing: wrappedValue, fileID: fileID, line: line, column: column)
     self.name = name
   }
 

@@ -12,10 +12,14 @@ public struct Probe<Value>: MarkedPropertyWrapper {
   public let storage: MarkedStorage<Value>
 
   /// A probe with nothing stored: a read stops until it is injected (completeness checks count it).
-  public init() { storage = MarkedStorage() }
+  public init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+  }
 
   /// A probe holding `wrappedValue` until it is injected.
-  public init(wrappedValue: Value) { storage = MarkedStorage(storing: wrappedValue) }
+  public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(storing: wrappedValue, fileID: fileID, line: line, column: column)
+  }
 
   /// The enclosing-instance access every marker forwards to the kernel.
   public static subscript<Owner: AnyObject>(

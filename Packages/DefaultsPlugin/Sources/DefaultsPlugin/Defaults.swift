@@ -35,25 +35,35 @@ public struct Defaults<Value>: MarkedPropertyWrapper {
   public let declaration: DefaultsDeclaration
 
   /// A property whose reads return `wrappedValue` while its key is absent.
-  public init(wrappedValue: Value, _ key: String? = nil, _ options: DefaultsOptions = []) {
-    storage = MarkedStorage(storing: wrappedValue)
+  public init(
+    wrappedValue: Value, _ key: String? = nil, _ options: DefaultsOptions = [], fileID: StaticString = #fileID,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    storage = MarkedStorage(storing: wrappedValue, fileID: fileID, line: line, column: column)
     declaration = DefaultsDeclaration(key: key, options: options)
   }
 
   /// A property stored under its name with `options`, reading `wrappedValue` while the key is absent.
-  public init(wrappedValue: Value, _ options: DefaultsOptions) {
-    self.init(wrappedValue: wrappedValue, nil, options)
+  public init(
+    wrappedValue: Value, _ options: DefaultsOptions, fileID: StaticString = #fileID, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init(wrappedValue: wrappedValue, nil, options, fileID: fileID, line: line, column: column)
   }
 
   /// An optional property without an initial value: reads return `nil` while the key is absent.
-  public init(_ key: String? = nil, _ options: DefaultsOptions = []) where Value: ExpressibleByNilLiteral {
-    storage = MarkedStorage()
+  public init(
+    _ key: String? = nil, _ options: DefaultsOptions = [], fileID: StaticString = #fileID, line: UInt = #line,
+    column: UInt = #column
+  ) where Value: ExpressibleByNilLiteral {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
     declaration = DefaultsDeclaration(key: key, options: options)
   }
 
   /// An optional property stored under its name with `options`.
-  public init(_ options: DefaultsOptions) where Value: ExpressibleByNilLiteral {
-    self.init(nil, options)
+  public init(_ options: DefaultsOptions, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column)
+  where Value: ExpressibleByNilLiteral {
+    self.init(nil, options, fileID: fileID, line: line, column: column)
   }
 
   /// The key and options, for the plugin (see `MarkedPropertyWrapper/declarationArguments`).

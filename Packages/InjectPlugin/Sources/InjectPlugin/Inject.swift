@@ -24,11 +24,15 @@ public struct Inject<Value>: MarkedPropertyWrapper {
   public private(set) var storage: MarkedStorage<Value>
 
   /// An empty property: reads return the injection, or stop with a message if there is none.
-  public init() { storage = MarkedStorage() }
+  public init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+  }
 
   /// A property that stores `wrappedValue` until something else is stored; an injection of the value
   /// kind does not override a stored value, a getter does.
-  public init(wrappedValue: Value) { storage = MarkedStorage(storing: wrappedValue) }
+  public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(storing: wrappedValue, fileID: fileID, line: line, column: column)
+  }
 
   /// The property of a class instance: read and written through its class-level slot.
   @inlinable

@@ -65,15 +65,12 @@ extension MarkedPropertyWrapper {
   public static func read<Owner: AnyObject>(
     _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
-    // Project only the unretained field: no retain/release of the storage (the instance keeps it alive).
-    let storage = object[keyPath: storageKeyPath].storage.unretained
-    // The declaration arguments are only evaluated on the instance's first access.
-    if let served = storage._withUnsafeGuaranteedRef({
-      $0.servedAnswer(of: object, declarationArguments: object[keyPath: storageKeyPath].declarationArguments)
-    }) {
-      return served
-    }
-    return storage._withUnsafeGuaranteedRef { $0.answer(for: object) }
+    let token = Self.token(of: object, storageKeyPath)
+    ReadSection.enter()
+    let served = MarkedPropertyStorage<Value>.servedAnswer(of: object, token: token)
+    ReadSection.exit()
+    if let served { return served }
+    return storage(of: object, token: token, storageKeyPath).answer(for: object)
   }
 
   /// The write of the wrapped property of a class instance; call it from the subscript's setter.
@@ -81,9 +78,7 @@ extension MarkedPropertyWrapper {
   public static func write<Owner: AnyObject>(
     _ newValue: Value, _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) {
-    let storage = object[keyPath: storageKeyPath].storage.object
-    storage.findSlotIfNeeded(of: object, declarationArguments: object[keyPath: storageKeyPath].declarationArguments)
-    storage.write(newValue, of: object)
+    storage(of: object, token: Self.token(of: object, storageKeyPath), storageKeyPath).write(newValue, of: object)
   }
 
   /// The cataloged property this wrapper of `object` is, found as on a first access (which records the
@@ -93,8 +88,40 @@ extension MarkedPropertyWrapper {
   public static func property<Owner: AnyObject>(
     of object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> PropertyDescriptor {
-    let storage = object[keyPath: storageKeyPath].storage.object
-    storage.findSlotIfNeeded(of: object, declarationArguments: object[keyPath: storageKeyPath].declarationArguments)
-    return storage.slot(of: object).property
+    storage(of: object, token: Self.token(of: object, storageKeyPath), storageKeyPath).slot.property
+  }
+
+  /// The declaration token of this wrapper of `object` (see ``MarkedStorage``): one load of the field
+  /// in optimized builds, from ``DeclarationTokens`` in unoptimized ones (whose projection copies the
+  /// whole wrapper).
+  @inlinable
+  @inline(__always)
+  static func token<Owner: AnyObject>(of object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>)
+    -> UInt
+  {
+    guard DeclarationTokens.projectionsCopyWrappers else { return object[keyPath: storageKeyPath].storage.token }
+    return DeclarationTokens.token(for: storageKeyPath) {
+      ReadSection.enter()
+      defer { ReadSection.exit() }
+      return object[keyPath: storageKeyPath].storage.token
+    }
+  }
+
+  /// The storage of this property of `object`: from the field table, or — on the class's first access
+  /// of the property — located by the kernel, which takes the wrapper's declaration arguments first.
+  @inlinable
+  @inline(__always)
+  static func storage<Owner: AnyObject>(
+    of object: Owner, token: UInt, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+  ) -> MarkedPropertyStorage<Value> {
+    if let storage = MarkedPropertyStorage<Value>.located(in: object, token: token) { return storage }
+    let field = LocatedField(token: token, in: object, wrapperType: Self.self)
+    if !field.argumentsSettled {
+      // Read under the field's lock: a copy of the wrapper reads its held word, which writers change
+      // only under that lock.
+      let arguments = field.withLock { object[keyPath: storageKeyPath].declarationArguments }
+      field.settle(arguments)
+    }
+    return MarkedPropertyStorage(held: field.held, slot: field.publish())
   }
 }

@@ -26,7 +26,9 @@ public struct Lazy<Value>: MarkedPropertyWrapper {
   public let storage: MarkedStorage<Value>
 
   /// An empty property, filled on first read once lazies are injected.
-  public init() { storage = MarkedStorage() }
+  public init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    storage = MarkedStorage(fileID: fileID, line: line, column: column)
+  }
 
   /// The property of a class instance, read and written through its class-level slot.
   @inlinable

@@ -1,4 +1,5 @@
 internal import InjectionOwnerLifetime
+internal import InjectionReadSections
 
 /// Declares one property stored per owner object, for properties declared in extensions (Swift has no
 /// stored properties there) and `static` properties: the declaration is a class that is never
@@ -137,7 +138,7 @@ final class AssociationKey<Value>: @unchecked Sendable {  // immutable; the slot
   }
 
   /// A new, empty storage for one owner.
-  func makeStorage() -> AnyObject { MarkedPropertyStorage<Value>(slot: slot, holdsWeakly: holdsWeakly) }
+  func makeStorage() -> AnyObject { AssociatedCell.make() }
 }
 
 /// The keys of the declarations used so far, by declaration class (never removed: one per declaration).
@@ -166,20 +167,52 @@ enum AssociationKeys {
 /// paths as a stored marked property (the slot's published answer, getters, fills, override scopes).
 enum AssociatedAccess {
   static func read<Value>(_ owner: AnyObject, isTypeOwner: Bool, key: AssociationKey<Value>) -> Value {
-    let storage = storage(of: owner, isTypeOwner: isTypeOwner, key: key)
-    if !key.holdsWeakly, let served = storage.servedAnswer(of: owner) { return served }
-    return storage.answer(for: owner)
+    withStorage(of: owner, isTypeOwner: isTypeOwner, key: key) { storage in
+      if !key.holdsWeakly {
+        ReadSection.enter()
+        let served = storage.servedAnswer()
+        ReadSection.exit()
+        if let served { return served }
+      }
+      return storage.answer(for: owner)
+    }
   }
 
   static func write<Value>(_ newValue: Value, _ owner: AnyObject, isTypeOwner: Bool, key: AssociationKey<Value>) {
-    storage(of: owner, isTypeOwner: isTypeOwner, key: key).write(newValue, of: owner)
+    withStorage(of: owner, isTypeOwner: isTypeOwner, key: key) { $0.write(newValue, of: owner) }
   }
 
-  private static func storage<Value>(of owner: AnyObject, isTypeOwner: Bool, key: AssociationKey<Value>)
-    -> MarkedPropertyStorage<Value>
-  {
-    let storage = OwnerTable.shared.storage(of: owner, isTypeOwner: isTypeOwner, key: key.id, make: key.makeStorage)
-    return unsafeDowncast(storage, to: MarkedPropertyStorage<Value>.self)
+  /// Runs `body` with the owner's storage for the property, keeping its cell alive meanwhile.
+  private static func withStorage<Value, Result>(
+    of owner: AnyObject, isTypeOwner: Bool, key: AssociationKey<Value>,
+    _ body: (MarkedPropertyStorage<Value>) -> Result
+  ) -> Result {
+    let cell = unsafeDowncast(
+      OwnerTable.shared.storage(of: owner, isTypeOwner: isTypeOwner, key: key.id, make: key.makeStorage),
+      to: AssociatedCell.self)
+    return withExtendedLifetime(cell) {
+      body(MarkedPropertyStorage(held: cell.held, slot: key.slot, holdsWeakly: key.holdsWeakly))
+    }
+  }
+}
+
+/// One owner's storage for one associated property: a held-value word (`HeldWord.h`) in an object of
+/// its own, which the owner's record keeps until the owner dies.
+final class AssociatedCell: ManagedBuffer<Void, UInt> {  // the word is read and replaced atomically
+  /// An empty cell.
+  static func make() -> AssociatedCell {
+    let cell = unsafeDowncast(create(minimumCapacity: 1) { _ in }, to: AssociatedCell.self)
+    cell.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+    return cell
+  }
+
+  /// The held word (in the object's tail: its address never changes).
+  var held: UnsafeMutableRawPointer { UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 }) }
+
+  deinit {
+    // No read can run: readers hold the owner's record, which held this cell.
+    let bits = ik_held_exchange(held, 0)
+    if bits != 0 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release() }
   }
 }
 

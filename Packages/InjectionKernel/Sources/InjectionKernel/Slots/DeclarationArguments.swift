@@ -89,14 +89,3 @@ extension Injection {
     return nil
   }
 }
-
-extension MarkedPropertyStorage {
-  /// Finds the slot, recording the declaration arguments, if this instance has not found it yet (writes
-  /// and projections; reads do this inside ``servedAnswer(of:declarationArguments:)``).
-  @inlinable
-  func findSlotIfNeeded(of object: AnyObject, declarationArguments: @autoclosure () -> (any Sendable)?) {
-    if slotAddress.load(ordering: .acquiring) == 0 {
-      findSlot(of: object, declarationArguments: declarationArguments(), fromWrapper: true)
-    }
-  }
-}

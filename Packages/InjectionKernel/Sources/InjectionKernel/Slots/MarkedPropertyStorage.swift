@@ -1,100 +1,99 @@
+public import InjectionReadSections
 import Synchronization
 
-/// The per-instance storage of one marked property: the instance's stored value, if any, and the slot
-/// of the property once the instance has found it.
+/// The operations on one marked property's state for one instance: its held-value word (inside the
+/// instance's ``MarkedStorage``, or inside an associated storage's cell) and the property's slot.
 ///
-/// A marker wrapper holds one of these (see ``MarkedPropertyWrapper``). A read takes the inlined fast
-/// path when the slot is known and its answer can be served: inside a `ReadSection` it loads the
-/// slot's published answer and this instance's stored value and copies out the one that applies — no
-/// lock, no allocation. Everything else (an instance's first read, getters, fills, nothing injected)
-/// goes through `answer(for:)`. Writes, fills and getters that change the storage run under this
-/// instance's lock and publish a new immutable box; the replaced box is released once no read section
-/// can still be using it, before the write returns. A read racing with a write of the same instance
-/// therefore returns the old or the new value, as an Objective-C `atomic` property does.
-public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked Sendable {
-  // `state` and `slotAddress` are atomic; `state` is written only under `lock`. Everything they point to
-  // is immutable (StoredValue, SlotAnswer) or immortal (InjectionSlot).
-
-  /// The retained address of the instance's stored value (0: nothing stored), with `filledFlag`: the
-  /// object itself when `Value` is a class type (see ``storesObjectsDirectly``), otherwise an immutable
-  /// ``StoredValue`` box holding it.
-  @usableFromInline let state: Atomic<UInt>
-  @usableFromInline let lock: Mutex<Void>
+/// A view over the word's address, valid while the instance (or the associated storage's owner) is
+/// alive, which the caller guarantees by holding it. A read takes the inlined fast path when the
+/// field table knows the property and the slot's answer can be served: inside a `ReadSection` it loads
+/// the slot's published answer and the instance's held word and copies out the one that applies — no
+/// lock, no allocation. Everything else (a class's first access, getters, fills, nothing injected) goes
+/// through `answer(for:)`. Writes, fills and getters that change the stored value run under the field's
+/// lock (`FieldLocks.h`) and publish a new holder with an atomic exchange; the replaced holder is
+/// released once no read section can still be using it, before the write returns. A read racing with a
+/// write of the same instance therefore returns the old or the new value, as an Objective-C `atomic`
+/// property does. Memory held per instance is the two words of its ``MarkedStorage`` and its current
+/// value, whatever the number of writes or re-injections.
+@usableFromInline
+struct MarkedPropertyStorage<Value> {
+  /// The held word: the retained address of the stored value's holder (see ``StoredValueHolder``), or 0.
+  @usableFromInline let held: UnsafeMutableRawPointer
+  /// The property's slot (slots are immortal).
+  @usableFromInline let slot: InjectionSlot
   /// Whether the stored value is held weakly (associated storage with the weak reference policy): the
-  /// box in `state` is then a ``WeakStoredValue``, and reads never take the fast path (the associated
-  /// storage calls ``answer(for:)`` directly; marker wrappers never create such storage).
+  /// holder is then a ``WeakStoredValue``, and reads never take the fast path.
   @usableFromInline let holdsWeakly: Bool
 
-  /// Set in `state` once a fill created this instance's value (for fills that run once per instance).
   @inlinable
-  static var filledFlag: UInt { 1 }
-  /// The bits of `state` that hold the box's address (boxes are at least 2-byte aligned).
-  @usableFromInline static var addressMask: UInt { ~1 }
-
-  /// Empty storage (inlinable: the owner's module allocates it with specialized metadata).
-  @inlinable
-  public convenience init() { self.init(state: 0) }
-
-  /// Storage that already holds `value` (for `@Marker var x = value`).
-  public convenience init(storing value: Value) { self.init(state: Self.retainedBox(value)) }
-
-  @usableFromInline
-  init(state: UInt) {
-    self.state = Atomic(state)
-    lock = Mutex(())
-    holdsWeakly = false
-    super.init(slotAddress: 0)
-  }
-
-  /// Empty storage whose slot is known from the start: an associated property's storage for one owner
-  /// (see ``AssociatedProperty``).
-  init(slot: InjectionSlot, holdsWeakly: Bool) {
-    state = Atomic(0)
-    lock = Mutex(())
+  init(held: UnsafeMutableRawPointer, slot: InjectionSlot, holdsWeakly: Bool = false) {
+    self.held = held
+    self.slot = slot
     self.holdsWeakly = holdsWeakly
-    super.init(slotAddress: UInt(bitPattern: Unmanaged.passUnretained(slot).toOpaque()))
-  }
-
-  deinit {
-    // No read can run: readers hold the instance that owns this storage.
-    Self.release(box: state.load(ordering: .acquiring))
   }
 
   // MARK: Fast path
 
-  /// The answer of a read when the fast path can serve it, otherwise `nil` (take ``answer(for:)``).
+  /// The answer of a read of the property with `token` of `object` when the fast path can serve it,
+  /// otherwise `nil` (take the slow path). Call it inside a read section.
   @inlinable
   @inline(__always)
-  func servedAnswer(of object: AnyObject, declarationArguments: @autoclosure () -> (any Sendable)? = nil) -> Value? {
-    if slotAddress.load(ordering: .relaxed) == 0 {
-      findSlot(of: object, declarationArguments: declarationArguments(), fromWrapper: true)
-    }
-    ReadSection.enter()
-    defer { ReadSection.exit() }
-    let slot = slotAddress.load(ordering: .acquiring)
+  static func servedAnswer(of object: AnyObject, token: UInt) -> Value? {
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    var offset = 0
+    let slot = ik_field_find(ik_class_word(base), token, &offset)
     guard slot != 0 else { return nil }
+    return served(bySlotAt: slot, held: base + offset)
+  }
+
+  /// The answer of a read of this storage when the fast path can serve it, otherwise `nil`. Call it
+  /// inside a read section.
+  @inlinable
+  @inline(__always)
+  func servedAnswer() -> Value? {
+    Self.served(bySlotAt: UInt(bitPattern: Unmanaged.passUnretained(slot).toOpaque()), held: held)
+  }
+
+  /// The slot's published answer, or the held value when there is one and the answer lets it decide.
+  @inlinable
+  @inline(__always)
+  static func served(bySlotAt slot: UInt, held: UnsafeRawPointer) -> Value? {
     let answerBits = Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: slot).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { $0.answer.load(ordering: .acquiring) }
     guard answerBits != 0 else { return nil }
-    let stored = state.load(ordering: .acquiring) & Self.addressMask
+    let stored = ik_held_load(held)
     return Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: answerBits).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { answer -> Value? in
         guard answer.isServedByReads else { return nil }
-        guard stored != 0 else { return answer.fallback }
+        guard stored != 0, stored != EmptiedFill.bits else { return answer.fallback }
         return Self.value(at: stored)
       }
   }
 
+  /// The storage of the property with `token` of `object`, from the field table; `nil` until the
+  /// class's first access of the property added it there (see ``SlotRegistry/locate(token:in:wrapperType:)``).
+  @inlinable
+  @inline(__always)
+  static func located(in object: AnyObject, token: UInt) -> MarkedPropertyStorage? {
+    let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    var offset = 0
+    let slot = ik_field_find(ik_class_word(base), token, &offset)
+    guard slot != 0 else { return nil }
+    return MarkedPropertyStorage(
+      held: base + offset,
+      slot: Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: slot).unsafelyUnwrapped)
+        .takeUnretainedValue())
+  }
+
   // MARK: Stored value
 
-  /// The value the property stores for this instance, ignoring injections (for tests and plugins).
-  public var storedValue: Value? { locked { storedHoldingLock() } }
-
-  /// Replaces the stored value directly, for owners without a class instance (structs, `static`
-  /// properties); `nil` of an optional value type empties the storage.
-  public func setStoredValue(_ value: Value) {
-    let retired = locked { publishHoldingLock(OptionalTypes.isNone(value) ? nil : value) }
-    ReadSection.retire(retired)
+  /// The value the property stores for this instance, ignoring injections. Called outside read
+  /// sections (slow paths run outside them).
+  @inlinable
+  var storedValue: Value? {
+    ReadSection.enter()
+    defer { ReadSection.exit() }
+    return storedHoldingLock()
   }
 
   // MARK: Slow paths
@@ -104,7 +103,6 @@ public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked S
   @inlinable  // specialized in the owner's module: a generic slow path looks up metadata at every step
   @inline(never)
   func answer(for object: AnyObject) -> Value {
-    let slot = slot(of: object)
     if InjectionScope.anyActive, let scope = InjectionScope.current {
       return answer(for: object, slot: slot, in: scope)
     }
@@ -155,8 +153,7 @@ public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked S
         return kept
       }
       // A "once" fill the scope ran, emptied by a write since, stays empty; as does the instance's.
-      guard !(once && kept != nil), fromScope || !once || state.load(ordering: .acquiring) & Self.filledFlag == 0
-      else {
+      guard !(once && kept != nil), fromScope || !once || ik_held_load(held) != EmptiedFill.bits else {
         return original.get(nil)
       }
       let readsBefore = scope.dependencyReads.load(ordering: .acquiring)
@@ -192,7 +189,7 @@ public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked S
     var retired: UInt = 0
     let stored = locked { () -> Value? in
       let stored = storedHoldingLock()
-      let filled = state.load(ordering: .relaxed) & Self.filledFlag != 0
+      let filled = ik_held_load(held) == EmptiedFill.bits
       guard stored == nil, !(once && filled) else { return stored }
       let created = factory(object)
       retired = publishHoldingLock(created, filled: true)
@@ -206,8 +203,7 @@ public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked S
   /// the injection the writing task sees.
   @inlinable
   @inline(never)
-  public func write(_ newValue: Value, of object: AnyObject) {
-    let slot = slot(of: object)
+  func write(_ newValue: Value, of object: AnyObject) {
     let scope = InjectionScope.anyActive ? InjectionScope.current : nil
     let injection =
       if let scope {
@@ -216,15 +212,18 @@ public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked S
         slot.injection(as: Value.self)
       }
     let setter = injection?.write
+    // Emptying a property whose once-per-instance fill may have run keeps the fill from running again.
+    let fillsOnce = if case .fill(_, true)? = injection?.read { true } else { false }
     let original = OriginalAccessor<Value>(slot: slot)
     let retired = locked { () -> UInt in
       var stored = storedHoldingLock()
+      let heldSomething = ik_held_load(held) != 0
       if let setter {
         setter(object, &stored, newValue, original)
       } else {
         original.set(&stored, newValue)
       }
-      return publishHoldingLock(stored)
+      return publishHoldingLock(stored, filled: fillsOnce && heldSomething)
     }
     ReadSection.retire(retired)
     // The instance's storage decides from now on, not a value a fill of the scope kept.
@@ -233,75 +232,58 @@ public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked S
 
   // MARK: State (lock held)
 
-  /// Runs `body` holding this instance's lock. (`Mutex` is inline and needs no allocation; its
-  /// `withLock` wants a `sending` result, which a generic value read under the lock cannot promise, so
-  /// the result leaves through a local.)
-  ///
-  /// On Linux a contended `Mutex` is handed over inside the operating system, where the thread sanitizer
-  /// cannot see it; the acquiring load on entry and the releasing no-op on exit make each holder's
-  /// writes visibly happen before the next holder's reads (a fill factory's own state, say), at the cost
-  /// of one atomic no-op per slow-path section.
+  /// Runs `body` holding the field's lock (see `FieldLocks.h`). A body that re-enters the same
+  /// property of the same instance on the same thread (a fill whose factory reads the property it
+  /// fills, a getter writing its own property) would wait for itself: that stops with a message.
   @inlinable
   func locked<Result>(_ body: () -> Result) -> Result {
-    var result: Result?
-    lock.withLock { _ in
-      _ = slotAddress.load(ordering: .acquiring)
-      result = body()
-      slotAddress.wrappingAdd(0, ordering: .releasing)
+    if ik_field_lock(held) != 0 {
+      Injection.stop(
+        "\(slot.property) was read or written from inside its own fill or getter on the same thread (a "
+          + "factory that needs the value it is creating: a cycle).")
     }
-    return result.unsafelyUnwrapped
+    defer { ik_field_unlock(held) }
+    return body()
   }
 
-  /// A copy of the stored value; the box cannot be retired meanwhile (only lock holders unpublish).
+  /// A copy of the stored value; the caller holds the field's lock or is inside a read section, so the
+  /// holder cannot be released meanwhile (only lock holders unpublish, and they retire what they replace).
   @inlinable
   func storedHoldingLock() -> Value? {
-    let bits = state.load(ordering: .acquiring) & Self.addressMask
-    guard bits != 0 else { return nil }
+    let bits = ik_held_load(held)
+    guard bits != 0, bits != EmptiedFill.bits else { return nil }
     if holdsWeakly { return WeakStoredValue.value(at: bits, as: Value.self) }
     return Self.value(at: bits)
   }
 
-  /// Whether the state word holds a stored value itself rather than a ``StoredValue`` box: when `Value`
-  /// is a class type (a single reference-counted pointer), storing or filling one costs no allocation.
-  /// Known at compile time in specialized code.
-  @inlinable
-  static var storesObjectsDirectly: Bool {
-    Value.self is AnyObject.Type && MemoryLayout<Value>.size == MemoryLayout<UInt>.size
-  }
-
-  /// A copy of the value published at `bits` (an address from `state`, without the flag), which the
-  /// caller keeps from being retired (a read section, or the lock).
+  /// A copy of the value published at `bits` (a held word's holder, not the emptied-fill mark), which
+  /// the caller keeps from being retired (a read section, or the lock).
   @inlinable
   static func value(at bits: UInt) -> Value {
     let pointer = UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
-    if storesObjectsDirectly {
+    if StoredValueHolder<Value>.storesObjectsDirectly {
       return unsafeBitCast(Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue(), to: Value.self)
     }
     return Unmanaged<StoredValue<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.value }
   }
 
-  /// Publishes `value` (nil: nothing stored), keeping or setting the filled flag, and returns the
-  /// retained address of the box it replaced, for ``ReadSection/retire(_:)`` after the lock.
+  /// Publishes `value` (nil: nothing stored; after a fill, or once one ran, the emptied-fill mark) and
+  /// returns the retained address of the holder it replaced, for ``ReadSection/retire(_:)`` after the
+  /// lock.
   @inlinable
   func publishHoldingLock(_ value: Value?, filled: Bool = false) -> UInt {
-    let flag = (filled ? Self.filledFlag : 0) | (state.load(ordering: .relaxed) & Self.filledFlag)
-    let box = value.map { holdsWeakly ? WeakStoredValue.retainedBox($0) : Self.retainedBox($0) } ?? 0
-    return state.exchange(box | flag, ordering: .acquiringAndReleasing) & Self.addressMask
-  }
-
-  /// `value` published: the object itself, retained, or a new retained box (see ``storesObjectsDirectly``).
-  @inlinable
-  static func retainedBox(_ value: Value) -> UInt {
-    if storesObjectsDirectly {
-      return UInt(bitPattern: Unmanaged.passRetained(unsafeBitCast(value, to: AnyObject.self)).toOpaque())
+    let holder: UInt
+    if let value {
+      holder =
+        holdsWeakly
+        ? WeakStoredValue.retainedBox(value)
+        : UInt(bitPattern: Unmanaged.passRetained(StoredValueHolder<Value>.holder(of: value)).toOpaque())
+    } else if filled || ik_held_load(held) == EmptiedFill.bits {
+      holder = UInt(bitPattern: Unmanaged.passRetained(EmptiedFill.mark).toOpaque())
+    } else {
+      holder = 0
     }
-    return UInt(bitPattern: Unmanaged.passRetained(StoredValue(value)).toOpaque())
-  }
-
-  private static func release(box bits: UInt) {
-    let address = bits & addressMask
-    guard address != 0 else { return }
-    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+    return ik_held_exchange(held, holder)
   }
 
   /// Whether two optional values have the same representation (then a getter left the storage as it
@@ -309,34 +291,5 @@ public final class MarkedPropertyStorage<Value>: MarkedStorageSlot, @unchecked S
   @inlinable
   static func sameBits(_ lhs: Value?, _ rhs: Value?) -> Bool {
     withUnsafeBytes(of: lhs) { left in withUnsafeBytes(of: rhs) { right in left.elementsEqual(right) } }
-  }
-
-  // MARK: Slot
-
-  /// The property's slot, found on the instance's first access and kept.
-  @inlinable
-  func slot(of object: AnyObject) -> InjectionSlot {
-    if slotAddress.load(ordering: .acquiring) == 0 { findSlot(of: object) }
-    let address = slotAddress.load(ordering: .acquiring)
-    return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
-  }
-
-  /// Finds the property's slot on the instance's first access (not generic, so the first read of a fresh
-  /// instance costs no metadata lookups) and stores its address; racing first reads store the same one.
-  /// The marker's declaration arguments, if any, reach the slot before its address is stored, so no read
-  /// of this instance can run the plugin's injection without them. `fromWrapper`: the arguments are the
-  /// wrapper's own (`nil` then means it has none), so that other instances' storages of this property
-  /// may be given the slot by their instance's first access (see ``SlotRegistry``).
-  @usableFromInline
-  @inline(never)
-  func findSlot(of object: AnyObject, declarationArguments: (any Sendable)? = nil, fromWrapper: Bool = false) {
-    let found = SlotRegistry.shared.slotAddress(for: object, storage: self, valueType: Value.self)
-    if fromWrapper, !InjectionSlot.hasSettledDeclarationArguments(inSlotAt: found) {
-      if let declarationArguments {
-        InjectionSlot.recordDeclarationArguments(declarationArguments, inSlotAt: found)
-      }
-      InjectionSlot.settleDeclarationArguments(inSlotAt: found)
-    }
-    slotAddress.store(found, ordering: .releasing)
   }
 }

@@ -1,19 +1,20 @@
 import Synchronization
 
-/// Finds the slot of a property from an instance and the property's storage object.
+/// The slots of marked properties, by property and by class.
 ///
-/// An instance reaches this on its first access, which gives the slot to each of its marked properties'
-/// storages; afterwards each keeps its slot. The marked properties of the instance's class and its superclasses are the
-/// candidates; the one whose field (at its offset in the instance) holds this storage object is the one
-/// being accessed. Each class has its own slots, its views of the properties it inherits included. Reading the instance's words through a raw pointer needs no Swift access to the
-/// property, so concurrent first reads of one instance do not conflict.
+/// A class's first access of one of its marked properties locates the property's field by its
+/// declaration token (``locate(token:in:wrapperType:)``) among the marked fields of the class and its
+/// superclasses, and adds it to the field table, which every later read of any instance uses. Each
+/// class has its own slots, its views of the properties it inherits included. Reading an instance's
+/// words through a raw pointer needs no Swift access to the property, so concurrent first reads of one
+/// instance do not conflict.
 final class SlotRegistry: @unchecked Sendable {  // `byClass`, `byProperty`, `viewsByProperty`: guarded by `lock`
   static let shared = SlotRegistry()
 
   /// The marked fields instances of one class have (its own and its superclasses'), with their slots.
   /// Immutable and never deallocated (`byClass` keeps every one), so `recent` may point at it unretained;
   /// the fields are a flat buffer so that the first access of an instance scans them without retains.
-  private final class ClassSlots: @unchecked Sendable {  // immutable after init
+  final class ClassSlots: @unchecked Sendable {  // immutable after init
     let classID: ObjectIdentifier
     let count: Int
     /// Each marked field's offset and its slot's address (slots are immortal, kept by `byProperty`).
@@ -43,47 +44,8 @@ final class SlotRegistry: @unchecked Sendable {  // `byClass`, `byProperty`, `vi
   /// find their slots without a lock.
   private let recent = Atomic<UInt>(0)
 
-  /// The address of the slot of the property of `object` whose wrapper holds `storage` (slots are
-  /// immortal), created on first use.
-  ///
-  /// The same scan gives the instance's other marked properties their slots (an instance's first access
-  /// costs one scan, not one per property): each one whose slot has settled declaration arguments — its
-  /// wrapper handed them on some earlier first access, so they cannot be missed — adopts the slot now.
-  func slotAddress(for object: AnyObject, storage: AnyObject, valueType: Any.Type) -> UInt {
-    let dynamicClass: AnyClass = type(of: object)
-    // Layout relied on: a marker wrapper's first stored field is its `MarkedStorage`, whose first field
-    // is the strong reference to the storage object; so the word at the property's offset is that
-    // object's address (a `MarkedPropertyStorage`, hence a `MarkedStorageSlot`). The instance keeps
-    // every one of them alive while the caller holds it.
-    let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    let target = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
-    let found = classSlots(for: dynamicClass)._withUnsafeGuaranteedRef { entry -> UInt in
-      var found: UInt = 0
-      var index = 0
-      while index < entry.count {
-        let (offset, slot) = entry.fields[index]
-        index += 1
-        let word = instance.load(fromByteOffset: offset, as: UInt.self)
-        if word == target {
-          found = slot
-        } else if InjectionSlot.hasSettledDeclarationArguments(inSlotAt: slot) {
-          Unmanaged<MarkedStorageSlot>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-            ._withUnsafeGuaranteedRef { $0.adopt(slotAddress: slot) }
-        }
-      }
-      return found
-    }
-    guard found != 0 else {
-      fatalError(
-        "DeluxeInjection: \(Injection.typeName(dynamicClass)) has no cataloged marked property holding this "
-          + "storage (value type \(Injection.typeName(valueType))). Marker wrappers must be stored properties "
-          + "of a Swift class, with their MarkedStorage as first stored field.")
-    }
-    return found
-  }
-
   /// The fields and slots of `cls`, from the last lookup when it was the same class.
-  private func classSlots(for cls: AnyClass) -> Unmanaged<ClassSlots> {
+  func classSlots(for cls: AnyClass) -> Unmanaged<ClassSlots> {
     let id = ObjectIdentifier(cls)
     let recentAddress = recent.load(ordering: .acquiring)
     if recentAddress != 0 {

@@ -1,0 +1,69 @@
+// The field table: where each marked property of a class keeps its per-instance state, and its slot.
+//
+// A marker wrapper stores its state inline in the instance (the kernel's `MarkedStorage`: an immutable
+// declaration token, then the held-value word). A read knows the instance and the token, not the
+// field's offset (Swift gives a class field's address only through an inout access, which the thread
+// sanitizer reports as a conflicting access when two threads read at once), so it looks the offset up
+// here, keyed by (the instance's class metadata, the token), together with the property's slot.
+//
+// An open-addressing table, written under a lock and read without one:
+// - An entry is written whole (token, offset, slot), then published by a releasing store of its class
+//   word; a reader that sees the class word with an acquiring load sees the rest. Entries never change
+//   or move once published, and are never removed (one per (class, marked property) ever accessed).
+// - Growth copies the entries into a larger table and publishes it with a releasing store. Reclamation:
+//   a reader may hold a pointer to any earlier table for as long as it likes (between its load of the
+//   table pointer and its last probe), so earlier tables are never freed. Each table is at most half
+//   the size of the next, so what they keep is less than the current table's size: bounded by the
+//   number of (class, property) pairs, never by the number of instances or reads.
+#ifndef INJECTION_FIELD_TABLE_H
+#define INJECTION_FIELD_TABLE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ik_field_entry {
+  _Atomic(uintptr_t) cls;  // the class metadata's address; 0 while the entry is free
+  uintptr_t token;         // the wrapper's declaration token
+  intptr_t offset;         // the offset of the property's held-value word in the instance
+  uintptr_t slot;          // the address of the property's slot (slots are immortal)
+} ik_field_entry;
+
+typedef struct ik_field_table {
+  uintptr_t shift;  // 64 - log2(capacity): an index is the hash's top bits
+  uintptr_t mask;   // capacity - 1
+  uintptr_t count;  // entries in use (written under the insertion lock only)
+  ik_field_entry entries[];
+} ik_field_table;
+
+/// The current table; NULL until the first insertion.
+extern _Atomic(ik_field_table *) ik_field_table_current;
+
+static inline __attribute__((always_inline)) uintptr_t ik_field_hash(uintptr_t cls, uintptr_t token) {
+  return (cls ^ token) * (uintptr_t)0x9E3779B97F4A7C15ull;
+}
+
+/// The slot address of the property with `token` in instances of `cls`, and its held-value word's
+/// offset in `*offset`; 0 when the table has no such entry yet.
+static inline __attribute__((always_inline)) uintptr_t ik_field_find(uintptr_t cls, uintptr_t token,
+                                                                    intptr_t *offset) {
+  ik_field_table *table = atomic_load_explicit(&ik_field_table_current, memory_order_acquire);
+  if (__builtin_expect(table == NULL, 0)) return 0;
+  uintptr_t index = ik_field_hash(cls, token) >> table->shift;
+  for (;;) {
+    ik_field_entry *entry = &table->entries[index];
+    uintptr_t found = atomic_load_explicit(&entry->cls, memory_order_acquire);
+    if (__builtin_expect(found == cls, 1) && entry->token == token) {
+      *offset = entry->offset;
+      return entry->slot;
+    }
+    if (found == 0) return 0;
+    index = (index + 1) & table->mask;
+  }
+}
+
+/// Adds the entry (cls, token) → (offset, slot) unless the table has one for (cls, token); returns the
+/// slot of the entry the table holds then.
+uintptr_t ik_field_insert(uintptr_t cls, uintptr_t token, intptr_t offset, uintptr_t slot);
+
+#endif
