@@ -20,12 +20,13 @@
 /// }
 /// ```
 ///
-/// Reads take an inlined fast path (a few atomic loads inside a read section, no lock, no allocation)
-/// once an instance has read the property; see ``MarkedPropertyStorage``.
+/// Reads take an inlined fast path (a table lookup and a few atomic loads inside a read section, no lock,
+/// no allocation) once any instance of the class has read the property; see ``MarkedStorage``.
 public protocol MarkedPropertyWrapper: InjectionMarker {
-  /// The per-instance storage; created with the wrapper, never replaced for class owners. It must be the
-  /// wrapper's first stored property: an instance's first access finds its property by looking for the
-  /// storage object's address at each candidate field's offset.
+  /// The per-instance state, inline in the instance: made in every initializer from the declaration's
+  /// position (its `#fileID`, `#line` and `#column` default arguments) and never replaced for class
+  /// owners. It must be the wrapper's first stored property: the kernel reads and writes its words
+  /// through the instance's address.
   var storage: MarkedStorage<Value> { get }
 
   /// The marker's own arguments — what the declaration says about its property, the same for every

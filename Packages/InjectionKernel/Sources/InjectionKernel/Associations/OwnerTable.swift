@@ -4,7 +4,7 @@ internal import InjectionOwnerLifetime
   import ObjectiveC
 #endif
 
-/// The associated storages of one owner object: one ``MarkedPropertyStorage`` per associated property
+/// The associated storages of one owner object: one ``AssociatedCell`` per associated property
 /// the owner has touched.
 ///
 /// Its contents are guarded by the lock of the owner's stripe in ``OwnerTable`` (also while the
