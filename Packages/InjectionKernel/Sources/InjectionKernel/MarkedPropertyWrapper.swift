@@ -66,8 +66,14 @@ extension MarkedPropertyWrapper {
   public static func read<Owner: AnyObject>(
     _ object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
-    let token = Self.token(of: object, storageKeyPath)
-    ReadSection.enter()
+    let token: UInt
+    if DeclarationTokens.projectionsCopyWrappers {
+      token = Self.token(of: object, storageKeyPath)  // takes a lock: outside the section
+      ReadSection.enter()
+    } else {
+      ReadSection.enter()
+      token = Self.projectedToken(of: object, storageKeyPath)
+    }
     let served = MarkedPropertyStorage<Value>.servedAnswer(of: object, token: token)
     ReadSection.exit()
     if let served { return served }
@@ -94,18 +100,34 @@ extension MarkedPropertyWrapper {
 
   /// The declaration token of this wrapper of `object` (see ``MarkedStorage``): one load of the field
   /// in optimized builds, from ``DeclarationTokens`` in unoptimized ones (whose projection copies the
-  /// whole wrapper).
+  /// whole wrapper). Call it outside read sections.
   @inlinable
   @inline(__always)
   static func token<Owner: AnyObject>(of object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>)
     -> UInt
   {
-    guard DeclarationTokens.projectionsCopyWrappers else { return object[keyPath: storageKeyPath].storage.token }
+    guard DeclarationTokens.projectionsCopyWrappers else {
+      ReadSection.enter()
+      defer { ReadSection.exit() }
+      return projectedToken(of: object, storageKeyPath)
+    }
     return DeclarationTokens.token(for: storageKeyPath) {
       ReadSection.enter()
       defer { ReadSection.exit() }
-      return object[keyPath: storageKeyPath].storage.token
+      return projectedToken(of: object, storageKeyPath)
     }
+  }
+
+  /// The token read through the storage key path. Call it inside a read section: the optimizer folds the
+  /// projection into one load of the token word when it sees the key path literal (the wrapper's
+  /// subscript inlined into the property's accessor); a projection it does not fold copies the whole
+  /// wrapper, retaining the held value, which a concurrent write can only release after the section.
+  @inlinable
+  @inline(__always)
+  static func projectedToken<Owner: AnyObject>(
+    of object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+  ) -> UInt {
+    object[keyPath: storageKeyPath].storage.token
   }
 
   /// The storage of this property of `object`: from the field table, or — on the class's first access
