@@ -52,8 +52,9 @@ struct LocatedField {
           ? "\(Injection.typeName(dynamicClass)) has no cataloged marked property with this \(Injection.typeName(wrapperType)) "
             + "wrapper. Marker wrappers must be stored properties of a Swift class, with their MarkedStorage as first "
             + "stored property, made with the wrapper initializer's #fileID, #line and #column."
-          : "The marked properties \(names.joined(separator: " and ")) have the same declaration token: declare them "
-            + "on different lines.")
+          : "The marked properties \(names.joined(separator: " and ")) have the same declaration token: their wrappers "
+            + "were made at one source position (a helper that makes wrappers, or two attributes whose positions mix "
+            + "into one token). Give each property a wrapper made where it is declared, or its own attribute.")
     }
     self.held = instance + matches[0].offset + MemoryLayout<UInt>.size
     slotAddress = matches[0].slot
