@@ -65,7 +65,7 @@ struct MarkedPropertyStorage<Value> {
     return Unmanaged<SlotAnswer<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: answerBits).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { answer -> Value? in
         guard answer.isServedByReads else { return nil }
-        guard stored != 0, stored != EmptiedFill.bits else { return answer.fallback }
+        guard stored != 0, stored != ik_emptied_fill_bits() else { return answer.fallback }
         return Self.value(at: stored)
       }
   }

@@ -1,3 +1,5 @@
+internal import InjectionReadSections
+
 /// What a marker wrapper stores: its instance's state for the property, inline — two words, no
 /// allocation.
 ///
@@ -99,8 +101,13 @@ enum StoredValueHolder<Value> {
 /// holds no value, and the fill does not run again.
 @usableFromInline
 final class EmptiedFill: Sendable {
-  /// The one mark (never deallocated: this constant keeps it).
-  @usableFromInline static let mark = EmptiedFill()
+  /// The one mark (never deallocated: this constant keeps it). Its address is recorded for fast reads
+  /// (`ik_emptied_fill_bits`) before anything can publish it.
+  @usableFromInline static let mark: EmptiedFill = {
+    let mark = EmptiedFill()
+    ik_emptied_fill_record(UInt(bitPattern: Unmanaged.passUnretained(mark).toOpaque()))
+    return mark
+  }()
   /// Its address, as held words hold it.
   @usableFromInline static let bits = UInt(bitPattern: Unmanaged.passUnretained(mark).toOpaque())
 }

@@ -16,6 +16,20 @@ static inline __attribute__((always_inline)) uintptr_t ik_held_exchange(void *wo
   return atomic_exchange_explicit((_Atomic(uintptr_t) *)word, value, memory_order_acq_rel);
 }
 
+/// The address of the kernel's emptied-fill mark (`EmptiedFill.mark`), 0 until the mark exists: fast
+/// reads compare held words with it without calling the mark's lazy initializer. Correct from any
+/// thread: a held word holds the mark only after its publisher made the mark (which stored this address
+/// first) and published it with a releasing exchange; a reader that loads the mark with an acquiring
+/// ik_held_load then sees this address. A reader that sees 0 here has loaded no mark.
+extern _Atomic(uintptr_t) ik_emptied_fill_mark;
+
+static inline __attribute__((always_inline)) uintptr_t ik_emptied_fill_bits(void) {
+  return atomic_load_explicit(&ik_emptied_fill_mark, memory_order_relaxed);
+}
+
+/// Records the mark's address (once, from the mark's initializer).
+void ik_emptied_fill_record(uintptr_t bits);
+
 /// The instance's class word (its metadata's address on Linux; the word the runtime never changes for
 /// a Swift object).
 static inline __attribute__((always_inline)) uintptr_t ik_class_word(const void *object) {

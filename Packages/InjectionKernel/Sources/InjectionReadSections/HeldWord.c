@@ -1,0 +1,9 @@
+// The emptied-fill mark's address; the argument for reading it without ordering is in
+// include/HeldWord.h.
+#include "HeldWord.h"
+
+_Atomic(uintptr_t) ik_emptied_fill_mark = 0;
+
+void ik_emptied_fill_record(uintptr_t bits) {
+  atomic_store_explicit(&ik_emptied_fill_mark, bits, memory_order_release);
+}
