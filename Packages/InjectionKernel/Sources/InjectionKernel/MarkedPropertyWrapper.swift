@@ -5,8 +5,10 @@
 /// @propertyWrapper
 /// public struct Tracked<Value>: MarkedPropertyWrapper {
 ///   public static var plugin: PluginID { PluginID("Tracked") }
-///   public let storage = MarkedStorage<Value>()
-///   public init() {}
+///   public let storage: MarkedStorage<Value>
+///   public init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+///     storage = MarkedStorage(fileID: fileID, line: line, column: column)
+///   }
 ///   @inlinable public static subscript<Owner: AnyObject>(
 ///     _enclosingInstance object: Owner,
 ///     wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
@@ -41,9 +43,12 @@ public protocol MarkedPropertyWrapper: InjectionMarker {
   /// ```swift
   /// @propertyWrapper
   /// struct Env: MarkedPropertyWrapper {
-  ///   let storage = MarkedStorage<String>()
+  ///   let storage: MarkedStorage<String>
   ///   let name: String
-  ///   init(_ name: String) { self.name = name }
+  ///   init(_ name: String, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+  ///     storage = MarkedStorage(fileID: fileID, line: line, column: column)
+  ///     self.name = name
+  ///   }
   ///   var declarationArguments: (any Sendable)? { name }
   ///   …
   /// }
