@@ -19,3 +19,11 @@ public enum Reads {
   /// A Swift `lazy var` read after creation.
   @inline(never) public static func swiftLazy(_ host: LazyHost) -> Int { host.swiftLazyItems.count }
 }
+
+/// One property write per call, kept out of line like ``Reads``; the instance changes from call to call.
+public enum Writes {
+  /// A plain stored-property write.
+  @inline(never) public static func plain(_ host: PlainHost, _ service: Service) { host.service = service }
+  /// An `@Inject` write on a final class: the replaced value is released once no read can still use it.
+  @inline(never) public static func final(_ host: FinalHost, _ service: Service) { host.service = service }
+}

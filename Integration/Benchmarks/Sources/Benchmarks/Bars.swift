@@ -10,7 +10,7 @@ struct Bar {
   /// The bars the figures can be held to; a bar whose figures are missing is left out.
   static func evaluate(_ figures: [Figure], passes: [PassFigure]) -> [Bar] {
     var bars: [Bar] = []
-    for figure in figures where figure.name.hasPrefix("@Inject") {
+    for figure in figures where figure.group == .read && figure.name.hasPrefix("@Inject") {
       guard let (baseline, ratio) = figure.ratios.first else { continue }
       bars.append(
         Bar(

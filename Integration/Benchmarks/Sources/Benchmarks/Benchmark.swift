@@ -13,6 +13,8 @@ struct Benchmark {
   enum Group: String, CaseIterable {
     /// One property read or resolution per operation.
     case read
+    /// One property write per operation.
+    case write
     /// One injection commit (of one value or a batch) per operation.
     case setup = "set-up"
     /// One fill of an existing object (ForcePlugin) or the assignments it replaces, per operation.

@@ -12,6 +12,10 @@ func readBenchmarks(service: Service) throws -> [Benchmark] {
   let subclasses: [BaseHost] = (0..<16).map { _ in SubclassHost() }
   let generics = (0..<16).map { _ in GenericHost<Int>() }
   let lazies = (0..<16).map { _ in LazyHost() }
+  // Hosts of their own for the writes, so that the reads above keep reading the injection.
+  let (writtenPlain, writtenFinals) = (
+    (0..<16).map { _ in PlainHost(service: service) }, (0..<16).map { _ in FinalHost() }
+  )
   _ = readLoop(lazies, 16, Reads.swiftLazy)  // created: the figure is a read after creation
   // Borrowed views of the same hosts (the arrays above keep them alive).
   let (borrowedPlain, borrowedFinals) = (plain.map(Unmanaged.passUnretained), finals.map(Unmanaged.passUnretained))
@@ -49,6 +53,16 @@ func readBenchmarks(service: Service) throws -> [Benchmark] {
     },
     Benchmark(.read, "Swift lazy var after creation, borrowed host", vs: Baseline.plainBorrowedRead) { n in
       borrowedReadLoop(borrowedLazies, n, Reads.swiftLazy)
+    },
+    // Writes: an `@Inject` write replaces the instance's held value under the field's lock and releases
+    // the old one after a grace period (one membarrier call on Linux), what makes reads safe against it.
+    Benchmark(.write, "plain stored property, write") { n in
+      for index in 0..<n { Writes.plain(writtenPlain[index & 15], service) }
+      return n
+    },
+    Benchmark(.write, "@Inject, final class, write", vs: "plain stored property, write", divisor: 20) { n in
+      for index in 0..<n { Writes.final(writtenFinals[index & 15], service) }
+      return n
     },
   ]
 }
