@@ -30,7 +30,49 @@ private final class SharedPositionHost {
   static func wrapper() -> Inject<Int> { Inject() }
 }
 
+/// Wrappers made by one generic helper for different properties, each in an initializer of its own:
+/// one token names `number` in some instances and `text` in others.
+private final class HelperMadeHost {
+  @Inject var number: Int = 7
+  @Inject var text: String = "t"
+
+  init(helperNumber: Int) { _number = Self.wrapper(helperNumber) }
+  init(helperText: String) { _text = Self.wrapper(helperText) }
+
+  static func wrapper<Value>(_ value: Value) -> Inject<Value> { Inject(wrappedValue: value) }
+}
+
+/// A base whose second initializer makes its own wrapper, and a subclass that inherits both.
+private class PortBase {
+  @Inject var port = 1
+  init() {}
+  init(port: Int) { _port = Inject(wrappedValue: port) }
+}
+
+private final class PortSub: PortBase {}
+
 @Suite struct WrapperPositionTests {
+  @Test func instancesWhoseWrappersWereMadeInDifferentInitializersOfABaseAndASubclassEachReadTheirOwn() {
+    #expect(PortBase(port: 5).port == 5)
+    #expect(PortSub().port == 1)
+    #expect(PortSub(port: 6).port == 6)
+    #expect(PortBase().port == 1)
+    let sub = PortSub(port: 8)
+    sub.port = 9
+    #expect(sub.port == 9 && PortSub().port == 1)
+  }
+
+  @Test func oneHelperMakingWrappersForTwoPropertiesStopsInsteadOfReadingTheOtherField() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      #expect(HelperMadeHost(helperNumber: 1).number == 1)
+      _ = HelperMadeHost(helperText: "hello").text  // the helper's token already names `number`
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("HelperMadeHost.number: Swift.Int"))
+    #expect(stderr.contains("HelperMadeHost.text: Swift.String"))
+    #expect(stderr.contains("were made at one source position"))
+  }
+
   @Test func aWrapperMadeInAnInitializerIsFoundLikeTheDeclaredOne() throws {
     try Injection.inject(Int.self).declared(in: ReassignedHost.self).named("port").value(80)
     try Injection.inject(String.self).declared(in: ReassignedHost.self).named("label").value("main")

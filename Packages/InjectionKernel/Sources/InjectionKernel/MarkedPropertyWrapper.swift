@@ -143,6 +143,15 @@ extension MarkedPropertyWrapper {
     of object: Owner, token: UInt, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> MarkedPropertyStorage<Value> {
     if let storage = MarkedPropertyStorage<Value>.located(in: object, token: token) { return storage }
+    var token = token
+    if DeclarationTokens.projectionsCopyWrappers {
+      // The token its key path gave first; this instance's wrapper may hold another (one made in an
+      // initializer has that initializer's position): read its own.
+      ReadSection.enter()
+      token = projectedToken(of: object, storageKeyPath)
+      ReadSection.exit()
+      if let storage = MarkedPropertyStorage<Value>.located(in: object, token: token) { return storage }
+    }
     let field = LocatedField(token: token, in: object, wrapperType: Self.self)
     if !field.argumentsSettled {
       // Read under the field's lock: a copy of the wrapper reads its held word, which writers change

@@ -41,9 +41,9 @@ static ik_field_table *grown(ik_field_table *from) {
   return table;
 }
 
-uintptr_t ik_field_insert(uintptr_t cls, uintptr_t token, intptr_t offset, uintptr_t slot) {
+uintptr_t ik_field_insert(uintptr_t cls, uintptr_t token, intptr_t offset, uintptr_t slot, intptr_t *held_offset) {
   pthread_mutex_lock(&insertLock);
-  intptr_t existingOffset = 0;
+  intptr_t existingOffset = offset;
   uintptr_t existing = ik_field_find(cls, token, &existingOffset);
   if (existing == 0) {
     ik_field_table *table = atomic_load_explicit(&ik_field_table_current, memory_order_relaxed);
@@ -54,7 +54,9 @@ uintptr_t ik_field_insert(uintptr_t cls, uintptr_t token, intptr_t offset, uintp
     }
     place(table, cls, token, offset, slot);
     existing = slot;
+    existingOffset = offset;
   }
   pthread_mutex_unlock(&insertLock);
+  *held_offset = existingOffset;
   return existing;
 }

@@ -4,8 +4,10 @@
 /// An optimized build reads a wrapper's token as one load of the instance's field. An unoptimized build
 /// projects the key path through the runtime, which copies the whole wrapper — its held word included,
 /// a retain that must not race with a write replacing the held value, so it has to run inside a read
-/// section, and a write then waits for it. Tokens never change for a declaration, so such builds project
-/// once per key path (inside a section) and then look the token up here, outside any section.
+/// section, and a write then waits for it. Such builds project once per key path (inside a section) and
+/// then look the token up here, outside any section. An instance whose wrapper was made elsewhere (in an
+/// initializer) holds another token: its reads miss the fast path, and the slow path projects the
+/// instance's own token.
 @usableFromInline
 enum DeclarationTokens {
   /// Whether the code calling this is unoptimized (its key path projections copy the whole wrapper).

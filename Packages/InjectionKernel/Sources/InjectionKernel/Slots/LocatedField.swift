@@ -43,18 +43,13 @@ struct LocatedField {
       }
     }
     guard matches.count == 1 else {
-      let names = matches.map { slot in
-        Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: slot.slot).unsafelyUnwrapped)
-          .takeUnretainedValue().property.description
-      }
+      let names = matches.map { Self.slot(at: $0.slot).property.description }
       Injection.stop(
         matches.isEmpty
           ? "\(Injection.typeName(dynamicClass)) has no cataloged marked property with this \(Injection.typeName(wrapperType)) "
             + "wrapper. Marker wrappers must be stored properties of a Swift class, with their MarkedStorage as first "
             + "stored property, made with the wrapper initializer's #fileID, #line and #column."
-          : "The marked properties \(names.joined(separator: " and ")) have the same declaration token: their wrappers "
-            + "were made at one source position (a helper that makes wrappers, or two attributes whose positions mix "
-            + "into one token). Give each property a wrapper made where it is declared, or its own attribute.")
+          : Self.sharedTokenMessage(names))
     }
     self.held = instance + matches[0].offset + MemoryLayout<UInt>.size
     slotAddress = matches[0].slot
@@ -86,10 +81,29 @@ struct LocatedField {
 
   /// Adds the field to the table (after its arguments settled, so no read runs an injection without
   /// them) and returns its slot.
+  ///
+  /// Stops with a message when the table already gives this token another field of the class: a token
+  /// names one declaration, and two properties whose wrappers were made at one position (by a helper,
+  /// in different initializers) would otherwise read each other's state.
   @usableFromInline
   func publish() -> InjectionSlot {
-    let slot = ik_field_insert(classWord, token, heldOffset, slotAddress)
-    return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: slot).unsafelyUnwrapped)
+    var publishedOffset = heldOffset
+    let slot = ik_field_insert(classWord, token, heldOffset, slotAddress, &publishedOffset)
+    guard publishedOffset == heldOffset else {
+      let names = [slot, slotAddress].map { Self.slot(at: $0).property.description }
+      Injection.stop(Self.sharedTokenMessage(names))
+    }
+    return Self.slot(at: slot)
+  }
+
+  private static func slot(at address: UInt) -> InjectionSlot {
+    Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
       .takeUnretainedValue()
+  }
+
+  private static func sharedTokenMessage(_ names: [String]) -> String {
+    "The marked properties \(names.joined(separator: " and ")) have the same declaration token: their wrappers "
+      + "were made at one source position (a helper that makes wrappers, or two attributes whose positions mix "
+      + "into one token). Give each property a wrapper made where it is declared, or its own attribute."
   }
 }

@@ -41,7 +41,7 @@ struct MarkedPropertyStorage<Value> {
   static func servedAnswer(of object: AnyObject, token: UInt) -> Value? {
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     var offset = 0
-    let slot = ik_field_find(ik_class_word(base), token, &offset)
+    let slot = ik_field_find_in(base, token, &offset)
     guard slot != 0 else { return nil }
     return served(bySlotAt: slot, held: base + offset)
   }
@@ -77,7 +77,7 @@ struct MarkedPropertyStorage<Value> {
   static func located(in object: AnyObject, token: UInt) -> MarkedPropertyStorage? {
     let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
     var offset = 0
-    let slot = ik_field_find(ik_class_word(base), token, &offset)
+    let slot = ik_field_find_in(base, token, &offset)
     guard slot != 0 else { return nil }
     return MarkedPropertyStorage(
       held: base + offset,

@@ -4,7 +4,8 @@
 // declaration token, then the held-value word). A read knows the instance and the token, not the
 // field's offset (Swift gives a class field's address only through an inout access, which the thread
 // sanitizer reports as a conflicting access when two threads read at once), so it looks the offset up
-// here, keyed by (the instance's class metadata, the token), together with the property's slot.
+// here, keyed by (the instance's class metadata, the token), together with the property's slot, and
+// checks that the entry's field in this instance holds that token (ik_field_find_in).
 //
 // An open-addressing table, written under a lock and read without one:
 // - An entry is written whole (token, offset, slot), then published by a releasing store of its class
@@ -62,8 +63,22 @@ static inline __attribute__((always_inline)) uintptr_t ik_field_find(uintptr_t c
   }
 }
 
+/// The slot of the property with `token` in `instance` and its held-value word's offset in `*offset`,
+/// or 0 when the table has no entry for (the instance's class, token) or when the entry's field in this
+/// instance holds another token. The token is per instance, not per class: a wrapper made in an
+/// initializer (`_x = Marker()`) has that initializer's position, so one token can name different
+/// fields in different instances. Layout relied on: a field's token is the word before its held word,
+/// written when the instance is initialized and never again.
+static inline __attribute__((always_inline)) uintptr_t ik_field_find_in(const void *instance, uintptr_t token,
+                                                                       intptr_t *offset) {
+  uintptr_t slot = ik_field_find(*(const uintptr_t *)instance, token, offset);
+  if (__builtin_expect(slot == 0, 0)) return 0;
+  const uintptr_t *held = (const uintptr_t *)((const char *)instance + *offset);
+  return __builtin_expect(held[-1] == token, 1) ? slot : 0;
+}
+
 /// Adds the entry (cls, token) → (offset, slot) unless the table has one for (cls, token); returns the
-/// slot of the entry the table holds then.
-uintptr_t ik_field_insert(uintptr_t cls, uintptr_t token, intptr_t offset, uintptr_t slot);
+/// slot of the entry the table holds then, and its offset in `*held_offset`.
+uintptr_t ik_field_insert(uintptr_t cls, uintptr_t token, intptr_t offset, uintptr_t slot, intptr_t *held_offset);
 
 #endif
