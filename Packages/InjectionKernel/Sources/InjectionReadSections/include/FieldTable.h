@@ -19,6 +19,8 @@
 #ifndef INJECTION_FIELD_TABLE_H
 #define INJECTION_FIELD_TABLE_H
 
+#include "HeldWord.h"
+
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -71,7 +73,7 @@ static inline __attribute__((always_inline)) uintptr_t ik_field_find(uintptr_t c
 /// written when the instance is initialized and never again.
 static inline __attribute__((always_inline)) uintptr_t ik_field_find_in(const void *instance, uintptr_t token,
                                                                        intptr_t *offset) {
-  uintptr_t slot = ik_field_find(*(const uintptr_t *)instance, token, offset);
+  uintptr_t slot = ik_field_find(ik_class_word(instance), token, offset);
   if (__builtin_expect(slot == 0, 0)) return 0;
   const uintptr_t *held = (const uintptr_t *)((const char *)instance + *offset);
   return __builtin_expect(held[-1] == token, 1) ? slot : 0;

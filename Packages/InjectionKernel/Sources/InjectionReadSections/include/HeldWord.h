@@ -30,10 +30,19 @@ static inline __attribute__((always_inline)) uintptr_t ik_emptied_fill_bits(void
 /// Records the mark's address (once, from the mark's initializer).
 void ik_emptied_fill_record(uintptr_t bits);
 
-/// The instance's class word (its metadata's address on Linux; the word the runtime never changes for
-/// a Swift object).
+/// The instance's class: its metadata's address. On Linux that is the object's first word, which the
+/// runtime never changes for a Swift object. On Apple platforms the first word of an `NSObject`
+/// subclass's instance is a non-pointer isa that also carries reference-count bits, so the class is
+/// asked of the Objective-C runtime (Apple-platform code, not run by this project's Linux CI).
+#if defined(__APPLE__)
+#include <objc/runtime.h>
+static inline __attribute__((always_inline)) uintptr_t ik_class_word(const void *object) {
+  return (uintptr_t)object_getClass((id)object);
+}
+#else
 static inline __attribute__((always_inline)) uintptr_t ik_class_word(const void *object) {
   return *(const uintptr_t *)object;
 }
+#endif
 
 #endif
