@@ -1,5 +1,6 @@
 import InjectPlugin
 import InjectionKernel
+import TestSupport
 import Testing
 
 // A marked property's state is found by the position its wrapper was made at (the `@Inject`
@@ -51,7 +52,30 @@ private class PortBase {
 
 private final class PortSub: PortBase {}
 
+/// Fresh instances from two initializers (two tokens for one field) met first on many threads at once.
+private final class RacedPositionHost: @unchecked Sendable {
+  @Inject var port: Int
+  init() {}
+  init(port: Int) { _port = Inject(wrappedValue: port) }
+}
+
 @Suite struct WrapperPositionTests {
+  @Test func threadsMeetingBothTokensOfOneFieldFirstAllReadAndWriteTheirOwnInstances() throws {
+    try Injection.inject(Int.self).declared(in: RacedPositionHost.self).named("port").value(-1)
+    let mismatches = Counter()
+    concurrently(threads: 8) { thread in
+      for round in 0..<200 {
+        let declared = RacedPositionHost()
+        let made = RacedPositionHost(port: round)
+        if declared.port != -1 || made.port != round { mismatches.increment() }
+        declared.port = thread
+        made.port = thread + round
+        if declared.port != thread || made.port != thread + round { mismatches.increment() }
+      }
+    }
+    #expect(mismatches.count == 0)
+  }
+
   @Test func instancesWhoseWrappersWereMadeInDifferentInitializersOfABaseAndASubclassEachReadTheirOwn() {
     #expect(PortBase(port: 5).port == 5)
     #expect(PortSub().port == 1)
