@@ -1,5 +1,7 @@
 import BenchHosts
+import Foundation
 import InjectPlugin
+import Synchronization
 
 /// Reads of one dependency: a plain stored property (the baseline of every read) and `@Inject` on a
 /// final class, a subclass and a generic class, plus Swift's `lazy var` after creation.
@@ -64,5 +66,45 @@ func readBenchmarks(service: Service) throws -> [Benchmark] {
       for index in 0..<n { Writes.final(writtenFinals[index & 15], service) }
       return n
     },
+    // The grace period interrupts the other threads that read (membarrier): the common case in an app.
+    Benchmark(
+      .write, "@Inject, final class, write while another thread reads", vs: "plain stored property, write",
+      divisor: 2_000
+    ) { n in
+      whileAnotherThreadReads(writtenFinals[0]) {
+        for index in 0..<n { Writes.final(writtenFinals[index & 15], service) }
+      }
+      return n
+    },
   ]
+}
+
+/// Runs `body` while a thread of its own reads `host`'s `@Inject` property in a loop.
+private func whileAnotherThreadReads(_ host: FinalHost, _ body: () -> Void) {
+  let reader = ReaderThreadState()
+  let thread = Thread { [reader, host = UncheckedHost(host: host)] in
+    reader.started.store(true, ordering: .releasing)
+    var sum = 0
+    while !reader.stop.load(ordering: .acquiring) { sum &+= Reads.final(host.host) }
+    reader.sum.store(sum, ordering: .relaxed)
+    reader.finished.signal()
+  }
+  thread.start()
+  while !reader.started.load(ordering: .acquiring) { usleep(50) }
+  body()
+  reader.stop.store(true, ordering: .releasing)
+  reader.finished.wait()
+}
+
+/// What the reading thread and the benchmark share.
+private final class ReaderThreadState: Sendable {
+  let started = Atomic<Bool>(false)
+  let stop = Atomic<Bool>(false)
+  let sum = Atomic<Int>(0)
+  let finished = DispatchSemaphore(value: 0)
+}
+
+/// A host handed to the reading thread (its `@Inject` property is safe to read from any thread).
+private struct UncheckedHost: @unchecked Sendable {
+  let host: FinalHost
 }
