@@ -40,10 +40,9 @@ struct MarkedPropertyStorage<Value> {
   @inline(__always)
   static func servedAnswer(of object: AnyObject, token: UInt) -> Value? {
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    var offset = 0
-    let slot = ik_field_find_in(base, token, &offset)
-    guard slot != 0 else { return nil }
-    return served(bySlotAt: slot, held: base + offset)
+    let field = ik_field_find_in(base, token)
+    guard field.slot != 0 else { return nil }
+    return served(bySlotAt: field.slot, held: base + field.offset)
   }
 
   /// The answer of a read of this storage when the fast path can serve it, otherwise `nil`. Call it
@@ -71,17 +70,16 @@ struct MarkedPropertyStorage<Value> {
   }
 
   /// The storage of the property with `token` of `object`, from the field table; `nil` until the
-  /// class's first access of the property added it there (see ``SlotRegistry/locate(token:in:wrapperType:)``).
+  /// class's first access of the property added it there (see `LocatedField`).
   @inlinable
   @inline(__always)
   static func located(in object: AnyObject, token: UInt) -> MarkedPropertyStorage? {
     let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    var offset = 0
-    let slot = ik_field_find_in(base, token, &offset)
-    guard slot != 0 else { return nil }
+    let field = ik_field_find_in(base, token)
+    guard field.slot != 0 else { return nil }
     return MarkedPropertyStorage(
-      held: base + offset,
-      slot: Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: slot).unsafelyUnwrapped)
+      held: base + field.offset,
+      slot: Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: field.slot).unsafelyUnwrapped)
         .takeUnretainedValue())
   }
 

@@ -65,18 +65,25 @@ static inline __attribute__((always_inline)) uintptr_t ik_field_find(uintptr_t c
   }
 }
 
-/// The slot of the property with `token` in `instance` and its held-value word's offset in `*offset`,
-/// or 0 when the table has no entry for (the instance's class, token) or when the entry's field in this
+/// The slot of the property with `token` in `instance` and its held-value word's offset, or slot 0 when the table has no entry for (the instance's class, token) or when the entry's field in this
 /// instance holds another token. The token is per instance, not per class: a wrapper made in an
 /// initializer (`_x = Marker()`) has that initializer's position, so one token can name different
 /// fields in different instances. Layout relied on: a field's token is the word before its held word,
 /// written when the instance is initialized and never again.
-static inline __attribute__((always_inline)) uintptr_t ik_field_find_in(const void *instance, uintptr_t token,
-                                                                       intptr_t *offset) {
-  uintptr_t slot = ik_field_find(ik_class_word(instance), token, offset);
-  if (__builtin_expect(slot == 0, 0)) return 0;
-  const uintptr_t *held = (const uintptr_t *)((const char *)instance + *offset);
-  return __builtin_expect(held[-1] == token, 1) ? slot : 0;
+/// Returned in two registers, so that an inlined read keeps no local in memory.
+typedef struct ik_field_location {
+  uintptr_t slot;  // 0: not found
+  intptr_t offset;
+} ik_field_location;
+
+static inline __attribute__((always_inline)) ik_field_location ik_field_find_in(const void *instance,
+                                                                              uintptr_t token) {
+  intptr_t offset = 0;
+  uintptr_t slot = ik_field_find(ik_class_word(instance), token, &offset);
+  if (__builtin_expect(slot == 0, 0)) return (ik_field_location){0, 0};
+  const uintptr_t *held = (const uintptr_t *)((const char *)instance + offset);
+  if (__builtin_expect(held[-1] != token, 0)) return (ik_field_location){0, 0};
+  return (ik_field_location){slot, offset};
 }
 
 /// Adds the entry (cls, token) → (offset, slot) unless the table has one for (cls, token); returns the
