@@ -111,16 +111,19 @@ extension MarkedPropertyWrapper {
   static func token<Owner: AnyObject>(of object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>)
     -> UInt
   {
-    guard DeclarationTokens.projectionsCopyWrappers else {
-      ReadSection.enter()
-      defer { ReadSection.exit() }
-      return projectedToken(of: object, storageKeyPath)
-    }
-    return DeclarationTokens.token(for: storageKeyPath) {
-      ReadSection.enter()
-      defer { ReadSection.exit() }
-      return projectedToken(of: object, storageKeyPath)
-    }
+    guard DeclarationTokens.projectionsCopyWrappers else { return ownToken(of: object, storageKeyPath) }
+    return DeclarationTokens.token(for: storageKeyPath) { ownToken(of: object, storageKeyPath) }
+  }
+
+  /// The token `object`'s own wrapper holds, projected inside a read section of its own (call it
+  /// outside sections).
+  @inlinable
+  static func ownToken<Owner: AnyObject>(of object: Owner, _ storageKeyPath: ReferenceWritableKeyPath<Owner, Self>)
+    -> UInt
+  {
+    ReadSection.enter()
+    defer { ReadSection.exit() }
+    return projectedToken(of: object, storageKeyPath)
   }
 
   /// The token read through the storage key path. Call it inside a read section: the optimizer folds the
@@ -147,9 +150,7 @@ extension MarkedPropertyWrapper {
     if DeclarationTokens.projectionsCopyWrappers {
       // The token its key path gave first; this instance's wrapper may hold another (one made in an
       // initializer has that initializer's position): read its own.
-      ReadSection.enter()
-      token = projectedToken(of: object, storageKeyPath)
-      ReadSection.exit()
+      token = ownToken(of: object, storageKeyPath)
       if let storage = MarkedPropertyStorage<Value>.located(in: object, token: token) { return storage }
     }
     let field = LocatedField(token: token, in: object, wrapperType: Self.self)

@@ -65,17 +65,19 @@ static inline __attribute__((always_inline)) uintptr_t ik_field_find(uintptr_t c
   }
 }
 
-/// The slot of the property with `token` in `instance` and its held-value word's offset, or slot 0 when the table has no entry for (the instance's class, token) or when the entry's field in this
-/// instance holds another token. The token is per instance, not per class: a wrapper made in an
-/// initializer (`_x = Marker()`) has that initializer's position, so one token can name different
-/// fields in different instances. Layout relied on: a field's token is the word before its held word,
-/// written when the instance is initialized and never again.
-/// Returned in two registers, so that an inlined read keeps no local in memory.
+/// Where a property's state is in an instance: its slot (0: not found) and its held-value word's
+/// offset. A struct, so that it comes back in two registers and an inlined read keeps no local in memory.
 typedef struct ik_field_location {
-  uintptr_t slot;  // 0: not found
+  uintptr_t slot;
   intptr_t offset;
 } ik_field_location;
 
+/// The location of the property with `token` in `instance`; slot 0 when the table has no entry for
+/// (the instance's class, token) or when the entry's field in this instance holds another token. The
+/// token is per instance, not per class: a wrapper made in an initializer (`_x = Marker()`) has that
+/// initializer's position, so one token can name different fields in different instances. Layout
+/// relied on: a field's token is the word before its held word, written when the instance is
+/// initialized and never again.
 static inline __attribute__((always_inline)) ik_field_location ik_field_find_in(const void *instance,
                                                                               uintptr_t token) {
   intptr_t offset = 0;
