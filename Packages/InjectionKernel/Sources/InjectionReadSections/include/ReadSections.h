@@ -22,8 +22,11 @@
 // release store that orders all of R's loads before W's release of P) or equals W's new period; or R
 // loads the new pointer and never sees P. A state equal to W's new period was stored after R's acquire
 // load of that period, which W wrote after unpublishing P, so that section cannot see P either (and W
-// does not wait for a reader that keeps entering new sections). Sections never nest and never block
-// (they contain loads and a retain only), so W's wait is short.
+// does not wait for a reader that keeps entering new sections). Sections never nest and never wait for a
+// writer: optimized, they hold loads and a retain only; unoptimized, their generic code also asks the
+// Swift runtime for type metadata, which may wait for another thread instantiating the same metadata
+// (under the thread sanitizer it takes a lock on every request), and the runtime runs no code of this
+// library while it holds those locks. So W's wait is short.
 #ifndef INJECTION_READ_SECTIONS_H
 #define INJECTION_READ_SECTIONS_H
 
