@@ -78,7 +78,7 @@ let package = Package(
     ),
     .testTarget(
       name: "InjectionKernelTests",
-      dependencies: ["InjectionKernel", "KernelTestFixtures", "TestSupport"],
+      dependencies: ["InjectionKernel", "InjectionReadSections", "KernelTestFixtures", "TestSupport"],
       path: "Tests/InjectionKernelTests"
     ),
     // Test helpers shared by the test targets.

@@ -31,7 +31,7 @@ static void unregister_reader(void *record) {
   }
   pthread_mutex_unlock(&registry_lock);
   reader->next = 0;
-  reader->registered = 0;  // a read during a later thread-exit destructor registers the thread again
+  reader->registered = IK_READER_EXITED;  // later sections hold the registry lock (see ReadSections.h)
 }
 
 static void prepare_registry(void) {  // registry_lock held
@@ -50,19 +50,37 @@ static void prepare_registry(void) {  // registry_lock held
 void ik_register_reader(void) {
   ik_reader *reader = &ik_current_reader;
   pthread_mutex_lock(&registry_lock);
+  if (reader->registered == IK_READER_EXITED) {
+    // Held until the section ends: no writer's grace period can run meanwhile, so whatever the section
+    // loads stays alive until it is over, with the record out of the registry.
+    reader->holds_registry = 1;
+    return;
+  }
   prepare_registry();
   reader->next = registry_head;
   registry_head = reader;
   registry_count += 1;
   pthread_mutex_unlock(&registry_lock);
-  reader->registered = 1;
+  reader->registered = IK_READER_LINKED;
   pthread_setspecific(exit_key, reader);
+}
+
+void ik_end_locked_section(void) {
+  ik_current_reader.holds_registry = 0;
+  pthread_mutex_unlock(&registry_lock);
+}
+
+int ik_registered_reader_count(void) {
+  pthread_mutex_lock(&registry_lock);
+  int count = registry_count;
+  pthread_mutex_unlock(&registry_lock);
+  return count;
 }
 
 void ik_synchronize(void) {
   ik_reader *self = &ik_current_reader;
   pthread_mutex_lock(&registry_lock);
-  int others = registry_count - (self->registered ? 1 : 0);
+  int others = registry_count - (self->registered == IK_READER_LINKED ? 1 : 0);
   if (others > 0) {
     uintptr_t period = atomic_fetch_add_explicit(&ik_grace_period, 1, memory_order_seq_cst) + 1;
 #if defined(__linux__)

@@ -6,11 +6,12 @@
 // pointer has ended. Readers copy (retain) the value they return inside the section, so nothing a
 // reader uses after the section can be freed by another thread.
 //
-// Reader cost: a load of the global grace-period number and two stores to the thread's own record (the
-// number while inside, 0 outside) and, on systems without membarrier(2), one full fence. On Linux the writer issues
-// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which makes every running thread of the process execute
-// a full memory barrier; that stands in for the reader's fence between its store of its state and the load of
-// the published pointer (the asymmetric-fence argument of userspace RCU's "memb" flavour).
+// Reader cost: a load of the global grace-period number, two stores to the thread's own record (the
+// number while inside, 0 outside), a test of two of its flags and, on systems without membarrier(2), one
+// full fence. On Linux the writer issues membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which makes every
+// running thread of the process execute a full memory barrier; that stands in for the reader's fence
+// between its store of its state and the load of the published pointer (the asymmetric-fence argument of
+// userspace RCU's "memb" flavour).
 //
 // Memory-ordering argument, for a writer W that unpublished pointer P and then called ik_synchronize(),
 // and a reader R whose section loads the published pointer:
@@ -40,16 +41,33 @@
 #endif
 
 /// One thread's reader record; lives in the thread's static TLS block and is linked into the process's
-/// registry (guarded by the registry lock) from the thread's first section until it exits.
+/// registry (guarded by the registry lock) from the thread's first section until its thread-exit
+/// destructor unlinks it.
+///
+/// A thread reads on after that destructor when a later thread-exit destructor (another library's, in
+/// the same or a later round) releases an object whose deinit reads a marked property. Linking the
+/// record again could leave it in the registry once the thread is gone (glibc runs at most four rounds of
+/// destructors, so the last one may never run again), pointing at freed or reused TLS: a writer would
+/// then read garbage or loop on a cycle. So an exited thread never links its record again; each of its
+/// later sections holds the registry lock instead, which keeps every writer's grace period from running
+/// alongside it.
 typedef struct ik_reader {
   /// The grace period the thread's current read section began in, 0 outside sections; written only by
   /// its own thread.
   _Atomic(uintptr_t) state;
-  /// Whether the record is in the registry; read and written only by its own thread.
+  /// IK_READER_NEW before the thread's first section, IK_READER_LINKED while the record is in the
+  /// registry, IK_READER_EXITED after the thread-exit destructor unlinked it; read and written only by
+  /// its own thread.
   int registered;
+  /// 1 while a section of an exited thread holds the registry lock; only its own thread uses it.
+  int holds_registry;
   /// The next record of the registry.
   struct ik_reader *next;
 } ik_reader;
+
+#define IK_READER_NEW 0
+#define IK_READER_LINKED 1
+#define IK_READER_EXITED (-1)
 
 extern __thread ik_reader ik_current_reader IK_TLS_MODEL;
 
@@ -60,15 +78,22 @@ extern _Atomic(uintptr_t) ik_grace_period;
 /// lock, before the first reader of the process enters a section.
 extern int ik_readers_fence;
 
-/// Links the calling thread's record into the registry (slow path of the first section of a thread).
+/// The slow path of a section's start: links a new thread's record into the registry, or, for a thread
+/// whose exit destructor unlinked it, takes the registry lock for the section (released by its end).
 void ik_register_reader(void);
+
+/// The slow path of a section's end on an exited thread: releases the registry lock.
+void ik_end_locked_section(void);
+
+/// The number of reader records in the registry (for tests and diagnostics).
+int ik_registered_reader_count(void);
 
 /// Returns once every read section that was running when it was called has ended.
 void ik_synchronize(void);
 
 static inline __attribute__((always_inline)) void ik_read_section_enter(void) {
   ik_reader *reader = &ik_current_reader;
-  if (__builtin_expect(!reader->registered, 0)) ik_register_reader();
+  if (__builtin_expect(reader->registered != IK_READER_LINKED, 0)) ik_register_reader();
   uintptr_t period = atomic_load_explicit(&ik_grace_period, memory_order_acquire);
   atomic_store_explicit(&reader->state, period, memory_order_relaxed);
 #if defined(__linux__)
@@ -82,7 +107,9 @@ static inline __attribute__((always_inline)) void ik_read_section_enter(void) {
 
 static inline __attribute__((always_inline)) void ik_read_section_exit(void) {
   __asm__ __volatile__("" ::: "memory");
-  atomic_store_explicit(&ik_current_reader.state, 0, memory_order_release);
+  ik_reader *reader = &ik_current_reader;
+  atomic_store_explicit(&reader->state, 0, memory_order_release);
+  if (__builtin_expect(reader->holds_registry, 0)) ik_end_locked_section();
 }
 
 #endif

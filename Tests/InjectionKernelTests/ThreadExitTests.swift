@@ -1,0 +1,59 @@
+import Foundation
+import InjectionKernel
+import InjectionReadSections
+import Synchronization
+import Testing
+
+private final class ExitReadHost: @unchecked Sendable {  // marked properties are atomic
+  @Tracked var value: Int?
+}
+
+private let exitReadHost = ExitReadHost()
+private let exitReads = Atomic<Int>(0)
+
+/// A thread-specific key whose destructor reads a marked property, then sets its value again, so that
+/// glibc calls it in every round of thread-exit destructors, the last (fourth) one included.
+private let rereadingKey: pthread_key_t = {
+  var key = pthread_key_t()
+  pthread_key_create(&key) { pointer in
+    guard let pointer else { return }
+    let round = Int(bitPattern: pointer)
+    if exitReadHost.value == 7 { exitReads.add(1, ordering: .relaxed) }
+    if round < 4 { pthread_setspecific(rereadingKey, UnsafeRawPointer(bitPattern: round + 1)) }
+  }
+  return key
+}()
+
+/// Whether the thread sanitizer's runtime is in the process: it tears down its own state of a thread in
+/// the thread's exit destructors, so sanitized code that runs after that crashes inside the sanitizer.
+private let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
+@Suite struct ThreadExitTests {
+  /// A thread that reads marked properties in every round of its exit destructors (after the kernel's own
+  /// destructor took its reader record out of the registry) reads the injected value each time and leaves
+  /// no record behind: a record left in the registry would point at the dead thread's memory, which a
+  /// writer's grace period reads. It runs in a child process, where no other test starts threads; not
+  /// under the thread sanitizer, whose runtime has torn down its state of the thread by the last round.
+  @Test(.enabled(if: !isThreadSanitized)) func exitDestructorReadsLeaveNoReaderRecordBehind() async {
+    await #expect(processExitsWith: .success) {
+      let rules = InjectionRules()
+      TrackedPlugin.inject(Int?(7), into: ExitReadHost.self, rules: rules)
+      try Injection.commit(rules)
+      let before = ik_registered_reader_count()
+      var thread = pthread_t()
+      let created = pthread_create(
+        &thread, nil,
+        { _ in
+          precondition(exitReadHost.value == 7)  // the thread's first section links its record
+          pthread_setspecific(rereadingKey, UnsafeRawPointer(bitPattern: 1))
+          return nil
+        }, nil)
+      precondition(created == 0)
+      pthread_join(thread, nil)
+      precondition(exitReads.load(ordering: .relaxed) == 4, "a read in an exit destructor did not see the value")
+      precondition(ik_registered_reader_count() == before, "the exited thread's record is still in the registry")
+      exitReadHost.value = 8  // a write's grace period walks the registry
+      precondition(exitReadHost.value == 8)
+    }
+  }
+}
