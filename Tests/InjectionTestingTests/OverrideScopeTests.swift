@@ -307,3 +307,35 @@ private final class NeverReadHost: @unchecked Sendable {  // marked properties a
   }
   #expect(NeverReadHost().service == nil)
 }
+
+private final class OnceFillCache: LazyConstructible, Sendable {
+  init() {}
+}
+
+private final class OnceFillHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var cache: OnceFillCache
+}
+
+/// Eight threads running in one scope read the lazy properties of the same instances at once: the scope's
+/// factory runs once per instance, as a fill outside scopes does, and every thread gets that value.
+@Test func threadsOfOneScopeFillingOneInstanceAtOnceRunTheFactoryOnce() throws {
+  try Injection.injectLazy(in: OnceFillHost.self)
+  let made = Counter()
+  let scope = try OverrideScope { lets in
+    lets.injectLazy(OnceFillCache.self) {
+      made.increment()
+      usleep(20)  // long enough for other threads to arrive while it runs
+      return OnceFillCache()
+    }
+  }
+  defer { scope.end() }
+  let hosts = (0..<100).map { _ in OnceFillHost() }
+  let mixed = Counter()
+  concurrently(threads: 8) { _ in
+    scope.run {
+      for host in hosts.shuffled() where host.cache !== host.cache { mixed.increment() }
+    }
+  }
+  #expect(made.count == hosts.count)
+  #expect(mixed.count == 0)
+}

@@ -303,7 +303,8 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   /// Keeps `value`, which a fill created from this scope's overrides, for `object`'s property until the
   /// scope ends (the instance itself never stores it, so it cannot reach other tasks). Returns the value
-  /// kept, which is another task's when two tasks of the scope filled at once.
+  /// kept: `value`, or one kept before (fills of one instance's property run under its field lock, so
+  /// that happens only when a caller did not look first).
   @usableFromInline
   func keepFilledValue(_ value: Any, of object: AnyObject, slot: InjectionSlot) -> Any {
     let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))

@@ -144,23 +144,44 @@ struct MarkedPropertyStorage<Value> {
       return read(object, through: getter, original: original)
     case .fill(let factory, let once):
       if let stored = storedValue { return stored }
-      let kept = scope.filledValue(of: object, slot: slot)
-      // Matched as `Any` before the cast: `nil as Any?` would cast to an optional `Value`.
-      if case .some(.some(let value)) = kept, let kept = value as? Value {
-        scope.dependencyReads.add(1, ordering: .relaxed)  // a value built inside the scope, as above
-        return kept
+      if let kept = keptValue(of: object, in: scope) { return kept }
+      // Under the field's lock, as a fill outside scopes: tasks filling the instance at once (of this
+      // scope or not) run the factory one after the other, and the later ones find the value made.
+      var retired: UInt = 0
+      let value = locked { () -> Value? in
+        if let stored = storedHoldingLock() { return stored }
+        let kept = scope.filledValue(of: object, slot: slot)
+        if let value = Self.value(kept: kept, in: scope) { return value }
+        // A "once" fill the scope ran, emptied by a write since, stays empty; as does the instance's.
+        let filled = ik_held_load(held) == EmptiedFill.bits
+        guard !(once && kept != nil), fromScope || !once || !filled else { return nil }
+        let readsBefore = scope.dependencyReads.load(ordering: .acquiring)
+        let created = factory(object)
+        if fromScope || scope.dependencyReads.load(ordering: .acquiring) != readsBefore {
+          return scope.keepFilledValue(created, of: object, slot: slot) as? Value ?? created
+        }
+        retired = publishHoldingLock(created, filled: true)
+        return created
       }
-      // A "once" fill the scope ran, emptied by a write since, stays empty; as does the instance's.
-      guard !(once && kept != nil), fromScope || !once || ik_held_load(held) != EmptiedFill.bits else {
-        return original.get(nil)
-      }
-      let readsBefore = scope.dependencyReads.load(ordering: .acquiring)
-      let created = factory(object)
-      if fromScope || scope.dependencyReads.load(ordering: .acquiring) != readsBefore {
-        return scope.keepFilledValue(created, of: object, slot: slot) as? Value ?? created
-      }
-      return original.get(fill(object, with: { _ in created }, once: once))
+      ReadSection.retire(retired)
+      return original.get(value)
     }
+  }
+
+  /// The value a fill inside `scope` (or an enclosing one) kept for `object`'s property, if any.
+  @inlinable
+  func keptValue(of object: AnyObject, in scope: InjectionScope) -> Value? {
+    Self.value(kept: scope.filledValue(of: object, slot: slot), in: scope)
+  }
+
+  /// The value in `kept` (what ``InjectionScope/filledValue(of:slot:)`` returned), counted as a read that
+  /// depends on the scope: it was built inside it.
+  @inlinable
+  static func value(kept: Any??, in scope: InjectionScope) -> Value? {
+    // Matched as `Any` before the cast: `nil as Any?` would cast to an optional `Value`.
+    guard case .some(.some(let value)) = kept, let kept = value as? Value else { return nil }
+    scope.dependencyReads.add(1, ordering: .relaxed)
+    return kept
   }
 
   /// A read through a getter, under this instance's lock; a changed storage is published.
