@@ -382,25 +382,24 @@ private final class EndRaceHost: @unchecked Sendable {  // marked properties are
   @Inject var token: Token?
 }
 
-@Test func scopesEndingWhileTheirTasksCommitLeakNothingToReadersOutside() {
+@Test func scopesEndingWhileTheirTasksCommitLeakNothingToReadersOutside() async {
   let host = EndRaceHost()
   let leaked = Counter()
-  let pending = Counter()
-  whileWriting(
+  await whileAwaiting(
     readers: 2,
     {
+      var tasks: [Task<Void, Never>] = []
       for round in 1...100 {
-        pending.increment()
-        _ = Injection.withIsolatedInjections {
-          // Runs while or after the scope ends; either way its commit stays in the scope.
-          Task {
-            _ = try? Injection.inject(Token?.self).declared(in: EndRaceHost.self).value(Token(round))
-            _ = host.token
-            pending.decrement()
-          }
-        }
+        tasks.append(
+          Injection.withIsolatedInjections {
+            // Runs while or after the scope ends; either way its commit stays in the scope.
+            Task {
+              _ = try? Injection.inject(Token?.self).declared(in: EndRaceHost.self).value(Token(round))
+              _ = host.token
+            }
+          })
       }
-      while pending.count > 0 { usleep(100) }
+      for task in tasks { await task.value }
     },
     read: { if host.token != nil { leaked.increment() } })
   #expect(leaked.count == 0)

@@ -9,22 +9,49 @@ import Synchronization
 public func whileWriting(
   readers: Int, _ writer: () -> Void, read reader: @escaping @Sendable () -> Void
 ) {
+  let running = ReaderThreads(readers, reader)
+  writer()
+  running.stop()
+}
+
+/// ``whileWriting(readers:_:read:)`` with a writer that awaits (tasks it started, say): it suspends
+/// instead of blocking its thread, so the tasks it waits for can run on the few threads of the
+/// cooperative pool (as many as cores) even when other tests block the rest.
+public func whileAwaiting(
+  readers: Int, _ writer: () async -> Void, read reader: @escaping @Sendable () -> Void
+) async {
+  let running = ReaderThreads(readers, reader)
+  await writer()
+  running.stop()
+}
+
+/// Reader threads looping until stopped; each reads once more after the stop was asked.
+private struct ReaderThreads {
   let state = SharedState()
   let finished = DispatchGroup()
-  for _ in 0..<readers {
-    finished.enter()
-    let thread = Thread {
-      state.started.add(1, ordering: .releasing)
-      while !state.done.load(ordering: .acquiring) { reader() }
-      reader()
-      finished.leave()
+
+  /// Starts `count` threads running `reader` in a loop; returns once all are running.
+  init(_ count: Int, _ reader: @escaping @Sendable () -> Void) {
+    let state = state
+    let finished = finished
+    for _ in 0..<count {
+      finished.enter()
+      let thread = Thread {
+        state.started.add(1, ordering: .releasing)
+        while !state.done.load(ordering: .acquiring) { reader() }
+        reader()
+        finished.leave()
+      }
+      thread.start()
     }
-    thread.start()
+    while state.started.load(ordering: .acquiring) < count { usleep(100) }
   }
-  while state.started.load(ordering: .acquiring) < readers { usleep(100) }
-  writer()
-  state.done.store(true, ordering: .releasing)
-  finished.wait()
+
+  /// Stops the threads and waits for them (a moment: each finishes its read and one more).
+  func stop() {
+    state.done.store(true, ordering: .releasing)
+    finished.wait()
+  }
 }
 
 /// The flags the threads share.
