@@ -100,6 +100,7 @@ private func whileAnotherThreadReads(_ host: FinalHost, _ body: () -> Void) {
 private final class ReaderThreadState: Sendable {
   let started = Atomic<Bool>(false)
   let stop = Atomic<Bool>(false)
+  /// The sum of what the thread read, stored once at its end so that the optimizer keeps the reads.
   let sum = Atomic<Int>(0)
   let finished = DispatchSemaphore(value: 0)
 }

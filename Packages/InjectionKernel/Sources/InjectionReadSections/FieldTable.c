@@ -43,7 +43,7 @@ static ik_field_table *grown(ik_field_table *from) {
 
 uintptr_t ik_field_insert(uintptr_t cls, uintptr_t token, intptr_t offset, uintptr_t slot, intptr_t *held_offset) {
   pthread_mutex_lock(&insertLock);
-  intptr_t existingOffset = offset;
+  intptr_t existingOffset = 0;
   uintptr_t existing = ik_field_find(cls, token, &existingOffset);
   if (existing == 0) {
     ik_field_table *table = atomic_load_explicit(&ik_field_table_current, memory_order_relaxed);
