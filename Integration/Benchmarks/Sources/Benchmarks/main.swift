@@ -39,7 +39,9 @@ if let index = arguments.firstIndex(of: "--headline"), index + 1 < arguments.cou
     print(
       "\(figure.fixture): one imperative block injecting \(figure.injected) properties, pass over "
         + "\(figure.classes) classes / \(figure.fields) fields included: "
-        + "\(Double(figure.nanoseconds) / 1_000_000) ms (passes \(Double(figure.passNanoseconds) / 1_000_000) ms)")
+        + "\(Double(figure.nanoseconds) / 1_000_000) ms (passes \(Double(figure.passNanoseconds) / 1_000_000) ms, "
+        + "their scans \(Double(figure.scanNanoseconds) / 1_000_000) ms); the same block again: "
+        + "\(Double(figure.secondBlockNanoseconds) / 1_000_000) ms")
     exit(0)
   } catch {
     print("headline failed: \(error)")

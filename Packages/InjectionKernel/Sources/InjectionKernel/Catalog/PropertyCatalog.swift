@@ -3,9 +3,10 @@ import Synchronization
 
 /// The cached catalog of marked properties built by the kernel's one shared enumeration pass.
 ///
-/// The pass walks the type records of every image not scanned before, finds the marker types (every
-/// nominal type conforming to ``InjectionMarker``, from the images' conformance records), and compares
-/// the outermost type of each field record of each class against them by pointer — nothing is
+/// The pass walks the field metadata of every image not scanned before (the class field descriptors,
+/// in address order), finds the marker types (every nominal type conforming to ``InjectionMarker``, from
+/// the images' conformance records), and compares the outermost type of each field record of each class
+/// against them by pointer — nothing is
 /// allocated and no metadata is instantiated for unmarked classes. Classes with marked fields are then
 /// resolved to concrete ``PropertyDescriptor``s (generic classes once per specialization, when first
 /// used). A second pass reads only what is new.
@@ -187,15 +188,17 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     return false
   }
 
-  /// Notes `descriptor` if it declares an associated property (a pass's per-class check: one relative
-  /// pointer and a pointer comparison for most classes).
+  /// Notes the class if it declares an associated property (a pass's per-class check: one relative
+  /// pointer and a pointer comparison for most classes). `owner` finds the class's descriptor.
   @inline(__always)
-  private func noteIfAssociatedDeclaration(_ descriptor: ClassDescriptor, bases: [UnsafeRawPointer]) {
-    guard let superName = descriptor.superclassName, let lead = superName.leadingSymbolicDescriptor else { return }
+  private func noteIfAssociatedDeclaration(
+    superclass: MangledName?, bases: [UnsafeRawPointer], owner: () -> ClassDescriptor?
+  ) {
+    guard let superName = superclass, let lead = superName.leadingSymbolicDescriptor else { return }
     guard bases.contains(lead.pointer) || (lead.isGeneric && lead.kind == .class) else { return }
-    guard superName.leadingReferenceIsOutermost, isAssociatedDeclaration(lead: lead.pointer, bases: bases) else {
-      return
-    }
+    guard superName.leadingReferenceIsOutermost, isAssociatedDeclaration(lead: lead.pointer, bases: bases),
+      let descriptor = owner()
+    else { return }
     // A generic class is either a base of its own (checked when its subclasses are met) or a
     // declaration nested in a generic type (cataloged per specialization on first access).
     if declarationsFound.insert(descriptor.pointer).inserted, !descriptor.isGeneric {
@@ -285,9 +288,15 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       for image in newImages {
         scannedImages.insert(image.key)
         images += 1
-        TypeRecords.forEachClass(in: image.typeRecords) { descriptor in
+        // The classes' field descriptors, in address order: a sequential read of one section, where going
+        // through the type records would also read each class's context descriptor.
+        var owners: [UnsafeRawPointer: ClassDescriptor]?
+        FieldDescriptors.forEach(in: image.fieldDescriptors) { descriptor in
+          guard descriptor.isClass else { return }
           classes += 1
-          let counts = scan(descriptor, keys: keys)
+          let counts = scan(descriptor, superclass: descriptor.superclassName, keys: keys) {
+            Self.owner(of: descriptor, in: image, cache: &owners)
+          }
           fields += counts.fields
           found += counts.marked
           foreign += counts.foreign
@@ -397,7 +406,30 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
 
   /// Reads the field records of one class; returns how many it compared and how many were marked.
   private func scan(_ descriptor: ClassDescriptor) -> (fields: Int, marked: Int, foreign: Int) {
-    scan(descriptor, keys: ScanKeys(catalog: self))
+    scan(descriptor.fieldDescriptor, superclass: descriptor.superclassName, keys: ScanKeys(catalog: self)) {
+      descriptor
+    }
+  }
+
+  /// The class whose fields `fields` describes: the class its type name refers to directly (as every
+  /// class's descriptor does today), else the class among the image's type records that points at it
+  /// (that map is built once per image and pass, and only if needed).
+  private static func owner(
+    of fields: FieldDescriptor, in image: MetadataImage, cache: inout [UnsafeRawPointer: ClassDescriptor]?
+  ) -> ClassDescriptor? {
+    if let lead = fields.mangledTypeName?.leadingSymbolicDescriptor, let descriptor = ClassDescriptor(lead),
+      descriptor.fieldDescriptor?.pointer == fields.pointer
+    {
+      return descriptor
+    }
+    if cache == nil {
+      var map: [UnsafeRawPointer: ClassDescriptor] = [:]
+      TypeRecords.forEachClass(in: image.typeRecords) { descriptor in
+        if let own = descriptor.fieldDescriptor { map[own.pointer] = descriptor }
+      }
+      cache = map
+    }
+    return cache?[fields.pointer]
   }
 
   /// What a pass compares field types against, read from the catalog once per pass: the hot loop then
@@ -417,12 +449,16 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
-  /// `scan` with the pass's keys: for most classes a few loads and pointer comparisons per field, and no
-  /// allocation (an array is made only for a class with marked fields) — 100,000 fields take about
-  /// 0.3 ms.
-  private func scan(_ descriptor: ClassDescriptor, keys: ScanKeys) -> (fields: Int, marked: Int, foreign: Int) {
-    noteIfAssociatedDeclaration(descriptor, bases: keys.associatedBases)
-    guard let records = descriptor.fieldDescriptor?.records else { return (0, 0, 0) }
+  /// `scan` with the pass's keys, given the class's field descriptor and superclass name: for most
+  /// classes a few loads and pointer comparisons per field, and no allocation (an array is made, and
+  /// `owner` asked for the class's descriptor, only for a class with marked fields) — 100,000 fields
+  /// take about 0.3 ms.
+  @inline(__always)
+  private func scan(
+    _ fieldDescriptor: FieldDescriptor?, superclass: MangledName?, keys: ScanKeys, owner: () -> ClassDescriptor?
+  ) -> (fields: Int, marked: Int, foreign: Int) {
+    noteIfAssociatedDeclaration(superclass: superclass, bases: keys.associatedBases, owner: owner)
+    guard let records = fieldDescriptor?.records else { return (0, 0, 0) }
     var fields: [(index: Int, isVar: Bool)]?
     var foreign = 0
     for index in records.indices {
@@ -438,7 +474,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
         foreign += 1
       }
     }
-    guard let fields else { return (records.count, 0, foreign) }
+    guard let fields, let descriptor = owner() else { return (records.count, 0, foreign) }
     marked[descriptor.pointer] = MarkedClass(descriptor: descriptor, fields: fields)
     if !descriptor.isGeneric { pendingResolution.append(descriptor) }
     return (records.count, fields.count, foreign)

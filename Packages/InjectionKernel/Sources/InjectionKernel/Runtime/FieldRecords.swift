@@ -14,6 +14,13 @@
 //   +12 UInt32 NumFields
 //   +16 FieldRecord[NumFields]
 //
+// The section holds the descriptors end to end, each followed directly by its
+// records (all sizes are multiples of 4, so there is no padding): the next
+// descriptor starts at +16 + NumFields * FieldRecordSize. A descriptor's
+// MangledTypeName names its type (for a class of the same image, a direct
+// symbolic reference 0x01 to the class's context descriptor); its Superclass
+// is the same name the class descriptor's SuperclassType holds.
+//
 // FieldRecord (12 bytes):
 //   +0  UInt32 Flags   0x1 IsIndirectCase, 0x2 IsVar, 0x4 IsArtificial
 //   +4  Int32  MangledTypeName relative direct -> mangled name (0 = none,
@@ -34,13 +41,38 @@ struct FieldDescriptor: Hashable, @unchecked Sendable {  // immutable image data
     RelativePointer.direct(at: pointer).map { MangledName($0.assumingMemoryBound(to: UInt8.self)) }
   }
 
+  /// Mangled name of the superclass, for a class that has one.
+  var superclassName: MangledName? {
+    RelativePointer.direct(at: pointer + 4).map { MangledName($0.assumingMemoryBound(to: UInt8.self)) }
+  }
+
   var kind: UInt16 { pointer.load(fromByteOffset: 8, as: UInt16.self) }
+  /// A Swift class's fields (kind 1).
+  @inline(__always) var isClass: Bool { kind == 1 }
   var recordSize: Int { Int(pointer.load(fromByteOffset: 10, as: UInt16.self)) }
   var count: Int { Int(pointer.load(fromByteOffset: 12, as: UInt32.self)) }
 
   /// The records, as a random-access collection (iterating does not allocate).
   var records: FieldRecords {
     FieldRecords(base: pointer + 16, stride: recordSize, count: count)
+  }
+}
+
+/// The field descriptors of a `swift5_fieldmd` section, read in address order.
+enum FieldDescriptors {
+  /// Calls `body` for every descriptor in `section`: a sequential walk touching only the descriptors and
+  /// their records (no context descriptor, no type record). Stops at the first header that does not fit.
+  @inline(__always)
+  static func forEach(in section: UnsafeRawBufferPointer, _ body: (FieldDescriptor) -> Void) {
+    guard var cursor = section.baseAddress else { return }
+    let end = cursor + section.count
+    while end - cursor >= 16 {
+      let descriptor = FieldDescriptor(cursor)
+      let next = cursor + 16 + descriptor.count * descriptor.recordSize
+      guard next <= end else { return }
+      body(descriptor)
+      cursor = next
+    }
   }
 }
 

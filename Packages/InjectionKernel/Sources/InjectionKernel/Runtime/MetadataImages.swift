@@ -15,12 +15,13 @@
 //     +32 MetadataSectionRange swift5_protocols {uintptr_t start; size_t length}
 //     +48 swift5_protocol_conformances
 //     +64 swift5_type_metadata         -> typeRecords
-//     ...  swift5_typeref, swift5_reflstr, swift5_fieldmd, ...
+//     ...  swift5_typeref, swift5_reflstr, swift5_fieldmd -> fieldDescriptors, ...
 //   We read the fields through the SwiftShims struct, not by offset.
 //
 // Darwin / Mach-O:
 //   `_dyld_image_count()` / `_dyld_get_image_header(i)` and
-//   `getsectiondata(header, "__TEXT", "__swift5_types", &size)`. The mach
+//   `getsectiondata(header, "__TEXT", "__swift5_types", &size)` (and
+//   `__swift5_proto`, `__swift5_fieldmd` the same way). The mach
 //   header address is the image key. (`__swift5_types2` holds records that
 //   old runtimes must not see, e.g. noncopyable types; never classes.)
 //
@@ -44,6 +45,9 @@ struct MetadataImage: @unchecked Sendable {  // points at immutable image data
   let typeRecords: UnsafeRawBufferPointer
   /// The raw `swift5_protocol_conformances` / `__swift5_proto` section: Int32 records.
   var conformanceRecords = UnsafeRawBufferPointer(start: nil, count: 0)
+  /// The raw `swift5_fieldmd` / `__swift5_fieldmd` section: field descriptors end to end (see
+  /// `FieldDescriptors`).
+  var fieldDescriptors = UnsafeRawBufferPointer(start: nil, count: 0)
 }
 
 enum MetadataImages {
@@ -73,6 +77,12 @@ enum MetadataImages {
         {
           image.conformanceRecords = UnsafeRawBufferPointer(start: proto, count: Int(protoSize))
         }
+        var fieldSize: UInt = 0
+        if let fields = getsectiondata(
+          raw.assumingMemoryBound(to: mach_header_64.self), "__TEXT", "__swift5_fieldmd", &fieldSize)
+        {
+          image.fieldDescriptors = UnsafeRawBufferPointer(start: fields, count: Int(fieldSize))
+        }
         body(image)
       }
     #else
@@ -87,6 +97,7 @@ enum MetadataImages {
               let sections = sections.assumingMemoryBound(to: MetadataSections.self)
               let records = sections.pointee.swift5_type_metadata
               let conformances = sections.pointee.swift5_protocol_conformances
+              let fields = sections.pointee.swift5_fieldmd
               let box = context!.assumingMemoryBound(to: ImageCallbackBox.self)
               guard let key = UnsafeRawPointer(sections.pointee.baseAddress) else { return true }
               box.pointee.body(
@@ -97,7 +108,9 @@ enum MetadataImages {
                     count: Int(records.length)),
                   conformanceRecords: UnsafeRawBufferPointer(
                     start: UnsafeRawPointer(bitPattern: conformances.start),
-                    count: Int(conformances.length))))
+                    count: Int(conformances.length)),
+                  fieldDescriptors: UnsafeRawBufferPointer(
+                    start: UnsafeRawPointer(bitPattern: fields.start), count: Int(fields.length))))
               return true  // keep enumerating
             }, context)
         }
