@@ -39,6 +39,15 @@ private final class NewestHost {
   var network: Network?
 }
 
+private class ScopeBase {
+  var network: Network?
+  var count = 0
+}
+
+private final class ScopeChild: ScopeBase {
+  var session: Session?
+}
+
 private final class MismatchHost {
   var count = 0
   var label = "untouched"
@@ -155,6 +164,31 @@ private final class Asked: Sendable {
     try injector.forceInject(in: RejectBase.self) { $0.name == "network" ? .value(network) : .skip }
     try injector.fill(child)
     #expect(child.network === network)
+  }
+
+  @Test func aRuleNamingASubclassCoversTheFieldsItsSuperclassesDeclare() throws {
+    let injector = ForceInjector()
+    let network = Network(host: "base")
+    let names = Mutex<[String]>([])
+    try injector.forceInject(in: ScopeChild.self) { property in
+      names.withLock { $0.append(property.name) }
+      switch property.name {
+      case "network": return .value(network)
+      case "session": return .provider { Session() }
+      default: return .skip
+      }
+    }
+    // Asked at once about every field the class declares or inherits.
+    #expect(names.withLock { $0.sorted() } == ["count", "network", "session"])
+    let child = ScopeChild()
+    let report = try injector.fill(child)
+    #expect(child.network === network)  // declared by the superclass
+    #expect(child.session != nil)
+    #expect(report.injectedNames == ["network", "session"])
+    // A misfitting value for an inherited field is refused when the rule is added.
+    #expect(throws: ForceError.self) {
+      try injector.forceInject(in: ScopeChild.self) { $0.name == "count" ? .value("three") : .skip }
+    }
   }
 
   @Test func rejectAllRemovesEveryRule() throws {

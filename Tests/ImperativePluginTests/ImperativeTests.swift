@@ -67,6 +67,14 @@ private final class TwiceHost {
   @Inject var number: Int
 }
 
+private final class UnmarkedScopeHost {
+  var plain = 0
+}
+
+private final class MarkedScopeHost {
+  @Inject var number: Int
+}
+
 @Suite struct ImperativeTests {
   @Test func missingInjectionErrorNamesExactlyTheMissingProperties() throws {
     do {
@@ -206,6 +214,44 @@ private final class TwiceHost {
       try lets.inject(GenericCount.self).value(GenericCount(value: 1))
     }
     #expect(!injected.missing.contains { $0.contains("GenericChecked.count") })
+  }
+
+  @Test func aCompletenessScopeThatNamesNothingIsAnErrorNotACheckOfNothing() throws {
+    // A mistyped module: the block throws instead of checking nothing, and applies nothing.
+    do {
+      try Injection.imperative { lets in
+        lets.checkCompleteness(inModules: "ImperativePluginTest")
+        try lets.inject(Int.self).declared(in: MarkedScopeHost.self).value(1)
+      }
+      Issue.record("expected selectionMatchesNothing")
+    } catch InjectionError.selectionMatchesNothing(let selection, let nearMisses) {
+      #expect(selection == "the completeness scope's module \"ImperativePluginTest\"")
+      #expect(
+        nearMisses == [
+          "module \"ImperativePluginTests\" has marked properties: select "
+            + "checkCompleteness(inModules: \"ImperativePluginTests\")"
+        ])
+    }
+    #expect(!Injection.isInjected(MarkedScopeHost.self, "number"))
+    // A class with no marked property of its own, inherited or in a subclass.
+    #expect(
+      throws: InjectionError.selectionMatchesNothing(
+        selection: "the completeness scope's class ImperativePluginTests.UnmarkedScopeHost (it declares, "
+          + "inherits and passes on no marked property)", nearMisses: [])
+    ) {
+      try Injection.imperative { lets in lets.checkCompleteness(in: UnmarkedScopeHost.self, MarkedScopeHost.self) }
+    }
+    // The dry run reports it as its error, and lists it.
+    let dry = try Injection.imperativeDryRun { lets in lets.checkCompleteness(inModules: "ImperativePluginTest") }
+    #expect(dry.missing.isEmpty)
+    #expect(dry.scopeMatchingNothing.count == 1)
+    #expect(dry.error == dry.scopeMatchingNothing.first)
+    #expect(dry.description.contains("scope matches nothing: No marked property matches the completeness scope"))
+    // skipChecks() turns the check, and so its scope, off.
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      lets.checkCompleteness(in: UnmarkedScopeHost.self)
+    }
   }
 
   @Test func twoRulesForOnePropertyAreReportedAndTheLastWins() throws {

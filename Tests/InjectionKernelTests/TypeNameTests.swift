@@ -54,4 +54,13 @@ private func runtimeSpelling(_ type: Any.Type) -> String {
     #expect(Injection.typeName(PrivateNamedClass.self) == "InjectionKernelTests.PrivateNamedClass")
     #expect(Injection.typeName(LocalClass.self) == "InjectionKernelTests.TypeNameTests.LocalClass")
   }
+
+  @Test func nearMissesDifferByCaseOrAFewEdits() {
+    #expect(Injection.isNearMiss("Fixturs", of: "Fixtures"))  // one deletion
+    #expect(Injection.isNearMiss("settigns", of: "settings"))  // a swap of neighbours
+    #expect(Injection.isNearMiss("PORT", of: "port"))  // case only
+    #expect(Injection.isNearMiss("prot", of: "port"))  // short names: one edit
+    #expect(!Injection.isNearMiss("pt", of: "port"))  // short names: two edits are too many
+    #expect(!Injection.isNearMiss("Networking", of: "Notes"))
+  }
 }

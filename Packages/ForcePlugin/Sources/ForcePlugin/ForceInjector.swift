@@ -25,11 +25,22 @@ public final class ForceInjector: Sendable {
   /// One decision closure and the answers it gave, asked at most once per property.
   final class DecisionRule: Sendable {
     let scope: [ObjectIdentifier]
+    /// The superclasses of the scope classes: the properties they declare are covered too.
+    private let scopeAncestors: Set<ObjectIdentifier>
     let decide: @Sendable (ForceProperty) -> ForceDecision
     private let answers = LockedState<[ForceProperty: ForceDecision]>([:])
 
     init(scope: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision) {
       self.scope = scope.map(ObjectIdentifier.init)
+      var ancestors: Set<ObjectIdentifier> = []
+      for cls in scope {
+        var current: AnyClass? = _getSuperclass(cls)
+        while let ancestor = current {
+          ancestors.insert(ObjectIdentifier(ancestor))
+          current = _getSuperclass(ancestor)
+        }
+      }
+      scopeAncestors = ancestors
       self.decide = decide
     }
 
@@ -37,6 +48,7 @@ public final class ForceInjector: Sendable {
     /// subclasses (every property when the scope is empty).
     func covers(_ property: ForceProperty) -> Bool {
       guard !scope.isEmpty else { return true }
+      if scopeAncestors.contains(ObjectIdentifier(property.declaringClass)) { return true }
       var current: AnyClass? = property.declaringClass
       while let candidate = current {  // declared by a scope class or a subclass of one
         if scope.contains(ObjectIdentifier(candidate)) { return true }

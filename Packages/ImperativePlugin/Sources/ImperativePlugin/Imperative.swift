@@ -19,13 +19,16 @@ extension Injection {
   /// as information). Marked properties of generic classes whose type does not depend on the generic
   /// parameters are checked before any specialization exists. ``InjectionRules/skipChecks()`` turns the
   /// check off. If the block throws, or one of its selections names a class or a property name and
-  /// matches nothing (`InjectionError/selectionMatchesNothing(selection:nearMisses:)`), nothing is applied.
+  /// matches nothing (`InjectionError/selectionMatchesNothing(selection:nearMisses:)`), nothing is applied;
+  /// the same error, for a scope that names a module or a class without marked properties (a check of
+  /// nothing would pass whatever the block forgot).
   @discardableResult
   public static func imperative(_ block: (InjectionRules) throws -> Void) throws -> InjectionPlan {
     let rules = InjectionRules()
     try block(rules)
     let scope = rules[CompletenessScope.self]
     scope.catalogScopeClasses()
+    if let mistake = scope.partsMatchingNothing().first { throw mistake }
     // Only the properties the check looks at are listed as empty: finding the state of the others
     // would grow with every marked property loaded in the process.
     return try commit(rules, listingEmptyWhere: scope.membership()) { plan in
@@ -44,7 +47,9 @@ extension Injection {
     let scope = rules[CompletenessScope.self]
     scope.catalogScopeClasses()
     let plan = try plan(rules, listingEmptyWhere: scope.membership())
-    return ImperativeDryRun(plan: plan, findings: CompletenessFindings(plan: plan, scope: scope))
+    return ImperativeDryRun(
+      plan: plan, findings: CompletenessFindings(plan: plan, scope: scope),
+      scopeMatchingNothing: scope.partsMatchingNothing())
   }
 }
 
@@ -59,17 +64,24 @@ public struct ImperativeDryRun: CustomStringConvertible, Sendable {
   public let emptyOptionals: [String]
   /// Marked properties of generic classes in scope that are checked per specialization, once one is used.
   public let checkedPerSpecialization: [String]
+  /// The parts of the block's completeness scope that name no marked property — a mistyped module, a
+  /// class with no marked property of its own, inherited or in a subclass — each as the
+  /// `InjectionError/selectionMatchesNothing(selection:nearMisses:)` that `Injection/imperative(_:)`
+  /// throws for the first: a check of nothing would pass whatever the block forgot.
+  public let scopeMatchingNothing: [InjectionError]
 
-  init(plan: InjectionPlan, findings: CompletenessFindings) {
+  init(plan: InjectionPlan, findings: CompletenessFindings, scopeMatchingNothing: [InjectionError]) {
     self.plan = plan
     missing = findings.missing
     emptyOptionals = findings.emptyOptionals
     checkedPerSpecialization = findings.checkedPerSpecialization
+    self.scopeMatchingNothing = scopeMatchingNothing
   }
 
-  /// What committing the block would throw, if anything: a selection that matches nothing, else the
-  /// missing injections.
+  /// What committing the block would throw, if anything: a completeness scope that matches nothing,
+  /// else a selection that matches nothing, else the missing injections.
   public var error: InjectionError? {
+    if let mistake = scopeMatchingNothing.first { return mistake }
     if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { return mistake.error }
     return missing.isEmpty ? nil : .missingInjections(missing)
   }
@@ -85,6 +97,7 @@ public struct ImperativeDryRun: CustomStringConvertible, Sendable {
       lines.append(
         "\(entry.property)  <-  \(action)" + (notes.isEmpty ? "" : "  (" + notes.joined(separator: "; ") + ")"))
     }
+    for mistake in scopeMatchingNothing { lines.append("scope matches nothing: \(mistake)") }
     for unmatched in plan.unmatchedSelections { lines.append("matched nothing: \(unmatched)") }
     for property in missing { lines.append("missing: \(property)") }
     for property in emptyOptionals { lines.append("empty, reads nil (information): \(property)") }
@@ -99,17 +112,21 @@ extension InjectionRules {
     self[CompletenessScope.self].isEnabled = false
   }
 
-  /// Limits the completeness check to properties declared by `classes` or their subclasses.
+  /// Limits the completeness check to properties declared by `classes` or their subclasses (and those
+  /// they inherit). A class with none of these makes the block throw
+  /// `InjectionError/selectionMatchesNothing(selection:nearMisses:)`.
   public func checkCompleteness(in classes: AnyClass...) {
     checkCompleteness(in: classes)
   }
 
-  /// Limits the completeness check to properties declared by `classes` or their subclasses.
+  /// ``checkCompleteness(in:)-(AnyClass...)`` with the classes as an array.
   public func checkCompleteness(in classes: [AnyClass]) {
     self[CompletenessScope.self].classes += classes
   }
 
-  /// Limits the completeness check to properties of classes declared in these modules.
+  /// Limits the completeness check to properties of classes declared in these modules. A module without
+  /// marked properties (a typo, say) makes the block throw
+  /// `InjectionError/selectionMatchesNothing(selection:nearMisses:)`, with the modules of similar names.
   public func checkCompleteness(inModules modules: String...) {
     self[CompletenessScope.self].modules += modules
   }
@@ -153,6 +170,41 @@ struct CompletenessScope: RuleOptionKey {
         || Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) }
         || modulePrefixes.contains { property.className.hasPrefix($0) }
     }
+  }
+
+  /// The scope's classes and modules that name no marked property (the scope's own test: declared in
+  /// the class, a superclass or a subclass; a class of the module, generic ones included), as the errors
+  /// to throw. Near misses of a module are the modules with marked properties whose names are close.
+  func partsMatchingNothing() -> [InjectionError] {
+    guard isEnabled, !classes.isEmpty || !modules.isEmpty else { return [] }
+    let properties = Injection.markedProperties()
+    var mistakes: [InjectionError] = []
+    for cls in classes {
+      let lineage = Set(Self.lineage(of: cls).map(ObjectIdentifier.init))
+      let matches = properties.contains { property in
+        lineage.contains(ObjectIdentifier(property.declaringClass))
+          || Self.lineage(of: property.declaringClass).contains { $0 == cls }
+      }
+      if !matches {
+        mistakes.append(
+          .selectionMatchesNothing(
+            selection: "the completeness scope's class \(Injection.typeName(cls)) (it declares, inherits and "
+              + "passes on no marked property)", nearMisses: []))
+      }
+    }
+    guard !modules.isEmpty else { return mistakes }
+    var markedPerModule: [String: Int] = [:]
+    for className in properties.map(\.className) + Injection.genericClassesWithMarkedProperties {
+      markedPerModule[String(className.prefix { $0 != "." }), default: 0] += 1
+    }
+    for module in modules where markedPerModule[module] == nil {
+      mistakes.append(
+        .selectionMatchesNothing(
+          selection: "the completeness scope's module \"\(module)\"",
+          nearMisses: markedPerModule.keys.filter { Injection.isNearMiss(module, of: $0) }.sorted()
+            .map { "module \"\($0)\" has marked properties: select checkCompleteness(inModules: \"\($0)\")" }))
+    }
+    return mistakes
   }
 
   /// `cls` and its superclasses.

@@ -85,3 +85,16 @@ enum NearMisses {
     return a.isEmpty ? b.count : previous[b.count]
   }
 }
+
+extension Injection {
+  /// Whether `typed` is a near miss of `actual` by the rule the kernel's own near misses follow: they
+  /// differ by case only, or by at most one edit (two when both have five characters or more), a swap of
+  /// neighbours counting as one edit. For plugins that suggest a name in an error of their own.
+  ///
+  /// ```swift
+  /// Injection.isNearMiss("Fixturs", of: "Fixtures")  // true
+  /// ```
+  public static func isNearMiss(_ typed: String, of actual: String) -> Bool {
+    NearMisses.isSimilar(typed, actual)
+  }
+}
