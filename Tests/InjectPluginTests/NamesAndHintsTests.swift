@@ -14,6 +14,10 @@ private final class NamesHost {
   @Inject var maybeClient: (any NamedClient)?
 }
 
+private final class NamesOptionalMismatchHost {
+  @Inject var retries: Int?
+}
+
 private final class NamesMismatchHost {
   @Inject var level: Int
 }
@@ -49,6 +53,15 @@ private final class StopHost {
       (error as? InjectionError)?.description
         == "Cannot inject Swift.String into InjectPluginTests.NamesMismatchHost.level: Swift.Int: the property holds "
         + "Swift.Int."
+    }
+    // A value for an optional property: the message says the optional is the difference.
+    #expect {
+      try Injection.inject(valueOf: Int.self, anyTypeIn: NamesOptionalMismatchHost.self).value(5)
+    } throws: { error in
+      (error as? InjectionError)?.description
+        == "Cannot inject Swift.Int into InjectPluginTests.NamesOptionalMismatchHost.retries: "
+        + "Swift.Optional<Swift.Int>: the property holds Swift.Optional<Swift.Int>, an optional of it. Inject the "
+        + "optional type, or select by the value type alone (that also reaches its optionals)."
     }
   }
 

@@ -1,3 +1,4 @@
+import ImperativePlugin
 import InjectionKernel
 import LazyPlugin
 import Synchronization
@@ -49,6 +50,28 @@ private final class TypeFactoryHost {
 private final class PropertyFactoryHost {
   @Lazy var strict: Parser
   @Lazy var lenient: Parser
+}
+
+/// Counts its live instances; used only by the re-registration test.
+private final class CapturedConfig: Sendable {
+  static let live = Atomic<Int>(0)
+  let round: Int
+  init(_ round: Int) {
+    self.round = round
+    Self.live.add(1, ordering: .relaxed)
+  }
+  deinit { Self.live.subtract(1, ordering: .relaxed) }
+}
+
+/// Constructible, so that other tests' `injectLazy()` of every `@Lazy` property does not fail on it.
+private final class ReRegisteredParser: LazyConstructible, Sendable {
+  let config: CapturedConfig
+  init() { config = CapturedConfig(-1) }
+  init(_ config: CapturedConfig) { self.config = config }
+}
+
+private final class ReRegisteringHost {
+  @Lazy var parser: ReRegisteredParser
 }
 
 private final class RejectHost {
@@ -201,5 +224,39 @@ private final class UnbuildableHost {
         || (property.contains("UnbuildableHost.thing") && reason.contains("LazyConstructible"))
     }
     #expect(!Injection.isInjected(UnbuildableHost.self, "thing"))
+  }
+
+  @Test func reRegisteringAFactoryReleasesTheOneItReplaces() throws {
+    for round in 0..<100 {  // per type
+      let config = CapturedConfig(round)
+      try Injection.imperative { lets in
+        lets.checkCompleteness(in: ReRegisteringHost.self)
+        lets.injectLazy(ReRegisteredParser.self) { ReRegisteredParser(config) }
+        lets.injectLazy(in: ReRegisteringHost.self)
+      }
+    }
+    #expect(CapturedConfig.live.load(ordering: .relaxed) == 1)  // the newest factory's only
+    #expect(ReRegisteringHost().parser.config.round == 99)
+    for round in 100..<200 {  // per property
+      let config = CapturedConfig(round)
+      try Injection.imperative { lets in
+        lets.checkCompleteness(in: ReRegisteringHost.self)
+        lets.lazy(ReRegisteredParser.self).declared(in: ReRegisteringHost.self).named("parser")
+          .create { _ in ReRegisteredParser(config) }
+      }
+    }
+    #expect(ReRegisteringHost().parser.config.round == 199)
+    // The newest per-type and per-property factories; none of the 198 they replaced.
+    #expect(CapturedConfig.live.load(ordering: .relaxed) == 2)
+  }
+
+  @Test func theMissingValueHintAsksForAFactoryWhenInjectLazyAloneWouldRefuse() throws {
+    let thing = try Injection.property(named: "thing", of: UnbuildableHost.self)
+    #expect(
+      thing.missingValueMessage.contains(
+        "inject it with a factory, Injection.injectLazy(Unbuildable.self) { … } (Unbuildable does not conform "
+          + "to LazyConstructible)"))
+    let cache = try Injection.property(named: "cache", of: FirstReadHost.self)
+    #expect(cache.missingValueMessage.contains("inject it with Injection.injectLazy(), or assign"))
   }
 }

@@ -18,6 +18,10 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .typeMismatch(let property, let expected, let given):
+      if expected == "Swift.Optional<\(given)>" {
+        return "Cannot inject \(given) into \(property): the property holds \(expected), an optional of it. "
+          + "Inject the optional type, or select by the value type alone (that also reaches its optionals)."
+      }
       return "Cannot inject \(given) into \(property): the property holds \(expected)."
     case .unknownProperty(let className, let name):
       return "No marked property '\(name)' is declared by \(className)."

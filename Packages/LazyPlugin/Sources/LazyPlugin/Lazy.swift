@@ -48,8 +48,14 @@ public struct Lazy<Value>: MarkedPropertyWrapper {
     set { fatalError("@Lazy works in classes only") }  // swift-format-ignore
   }
 
-  /// How to turn the property on, for the message of a read that finds nothing.
-  public static func injectionHint(for property: PropertyDescriptor) -> String { "Injection.injectLazy()" }
+  /// How to turn the property on, for the message of a read that finds nothing: `injectLazy()` when its
+  /// type is ``LazyConstructible``, otherwise a factory for its type (`injectLazy()` alone would refuse it).
+  public static func injectionHint(for property: PropertyDescriptor) -> String {
+    if property.valueType is any LazyConstructible.Type { return "Injection.injectLazy()" }
+    let type = Injection.wrappedType(ofOptional: property.valueType) ?? property.valueType
+    return "a factory, Injection.injectLazy(\(Injection.metatypeExpression(of: type))) { … } "
+      + "(\(Injection.sourceSpelling(of: type)) does not conform to LazyConstructible)"
+  }
 }
 
 /// The `@Lazy` plugin.

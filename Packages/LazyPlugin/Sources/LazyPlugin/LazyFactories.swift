@@ -21,6 +21,16 @@ struct LazyFactory: Sendable {
     }
   }
 
+  /// Whether `newer` makes this factory unreachable: the same scope (the same type, or a selection of
+  /// the same properties), so every property this one applies to takes the newer one.
+  func isReplaced(by newer: LazyFactory) -> Bool {
+    switch (scope, newer.scope) {
+    case (.type(let old), .type(let new)): return old == new
+    case (.selection(let old), .selection(let new)): return old.selectsTheSameProperties(as: new)
+    default: return false
+    }
+  }
+
   /// Per-property factories win over per-type ones.
   var precedence: Int {
     if case .selection = scope { return 1 }
@@ -30,14 +40,22 @@ struct LazyFactory: Sendable {
 
 /// The committed factories. A creation asks for the newest factory of the highest precedence that
 /// applies, so registering a factory before or after `injectLazy()` makes no difference. They are
-/// ``ScopedState``: a registration inside an override scope stays in it.
+/// ``ScopedState``: a registration inside an override scope stays in it. A registration drops the
+/// factories it replaces (the same type, or a selection of the same properties), so re-registering does
+/// not keep older factories — and what they capture — alive; factories of filtered selections, which
+/// cannot be compared, stay until `rejectLazy()`.
 final class LazyFactories: Sendable {
   static let shared = LazyFactories()
 
   private let factories = ScopedState<[LazyFactory]>([])
 
   func register(_ new: [LazyFactory]) {
-    factories.update { $0 += new }
+    factories.update { factories in
+      for factory in new {
+        factories.removeAll { $0.isReplaced(by: factory) }
+        factories.append(factory)
+      }
+    }
   }
 
   /// Forgets every factory (`rejectLazy()`).

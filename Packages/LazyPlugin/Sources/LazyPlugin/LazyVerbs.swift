@@ -32,7 +32,9 @@ extension InjectionRules {
     let pending = lazyFactoryBatch
     pending.factories.append(entry)
     onCommit { LazyFactories.shared.register([entry]) }
-    let selection = PropertySelection(plugin: LazyPlugin.id).filter { entry.applies(to: $0) }
+    // The type and its optional, as `entry.applies(to:)` has it — structurally, so that this rule
+    // replaces the one an earlier registration for the type made (a filter would keep every one).
+    let selection = PropertySelection(plugin: LazyPlugin.id).ofType(type).includingOptionals()
     add(to: selection, intent: LazyIntent.turnOn) { property in
       try Self.lazyInjection(for: property, once: false, pending: pending.factories)
     }

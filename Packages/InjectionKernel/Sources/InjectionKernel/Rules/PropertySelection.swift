@@ -154,6 +154,15 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     propertyType == selected || (includesOptionals && MetadataAccess.optionalWrappedType(propertyType) == selected)
   }
 
+  /// Whether `other` selects the same properties by the same criteria — plugin, value type, named
+  /// classes and property names (in any order, repeats ignored), optionals — so that state a plugin keeps
+  /// for the older selection is replaced by the newer's. Never for a selection with a ``filter(_:)``:
+  /// predicates cannot be compared.
+  public func selectsTheSameProperties(as other: PropertySelection) -> Bool {
+    guard let key = structuralKey, let otherKey = other.structuralKey else { return false }
+    return key == otherKey
+  }
+
   /// A key equal for selections that select the same properties by the same structural criteria;
   /// `nil` when a predicate makes that unknowable. A newer rule with the same key replaces an older one.
   var structuralKey: StructuralKey? {
