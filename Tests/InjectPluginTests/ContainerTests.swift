@@ -43,6 +43,28 @@ private final class NotAVehicle: Constructible, Sendable { init() {} }
 private final class Garage: Sendable {}
 private final class Model: Constructible, Sendable { init() {} }
 
+// MARK: Released singletons
+
+/// Counts its live instances (used only by the release test).
+private let liveDatabases = Atomic<Int>(0)
+private final class Database: Sendable {
+  init() { liveDatabases.add(1, ordering: .relaxed) }
+  deinit { liveDatabases.subtract(1, ordering: .relaxed) }
+}
+private final class DatabaseHost: @unchecked Sendable {  // marked properties only
+  @Inject var database: Database
+}
+private let liveModuleDatabases = Atomic<Int>(0)
+private final class ModuleDatabase: Sendable {
+  init() { liveModuleDatabases.add(1, ordering: .relaxed) }
+  deinit { liveModuleDatabases.subtract(1, ordering: .relaxed) }
+}
+private final class DatabaseModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(ModuleDatabase.self).eagerSingleton { _ in ModuleDatabase() }
+  }
+}
+
 // MARK: Circular singletons
 
 private final class Husband: @unchecked Sendable {  // marked properties only
@@ -219,6 +241,28 @@ private struct Point: Drawable {}
       #expect(Host().clock === resolved)
       #expect(try Injection.resolve(Clock?.self) === resolved)
       #expect(built.total == 1)
+    }
+  }
+
+  @Test func aReplacedRejectedOrRemovedSingletonIsReleased() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(Database.self).singleton { _ in Database() }
+      _ = try Injection.resolve(Database.self)
+      #expect(liveDatabases.load(ordering: .relaxed) == 1)
+      try Injection.inject(Database.self).singleton { _ in Database() }  // replaces it
+      #expect(liveDatabases.load(ordering: .relaxed) == 0)
+      for _ in 0..<50 {
+        try Injection.inject(Database.self).singleton { _ in Database() }
+        _ = DatabaseHost().database
+      }
+      #expect(liveDatabases.load(ordering: .relaxed) == 1)  // the newest binding's only
+      try Injection.inject(Database.self).reject()
+      #expect(liveDatabases.load(ordering: .relaxed) == 0)
+
+      try Injection.addModule(DatabaseModule())
+      #expect(liveModuleDatabases.load(ordering: .relaxed) == 1)  // eager: built at commit
+      try Injection.removeModules(ofType: DatabaseModule.self)
+      #expect(liveModuleDatabases.load(ordering: .relaxed) == 0)
     }
   }
 

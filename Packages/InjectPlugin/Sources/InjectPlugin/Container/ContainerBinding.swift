@@ -100,11 +100,15 @@ protocol AnyContainerBinding: AnyObject, Sendable {
 
 /// The container bindings behind injections, by injection identity: `resolve` gets an injection from the
 /// rules and asks here whether a binding stands behind it.
+///
+/// Both are held weakly: the injection's read closure holds its binding, so a binding — and the value it
+/// keeps, a singleton say — lives exactly as long as its injection, and goes when a newer rule, a
+/// rejection or a module's removal releases that. Dead entries are dropped from time to time.
 enum BindingRegistry {
   /// A class, so that a lookup retains it rather than copying a weak reference.
   private final class Entry {
     weak var injection: AnyPropertyInjection?
-    let binding: any AnyContainerBinding
+    weak var binding: (any AnyContainerBinding)?
 
     init(injection: AnyPropertyInjection, binding: any AnyContainerBinding) {
       self.injection = injection
