@@ -113,6 +113,21 @@ extension Switched {
   }
 }
 
+private class Player {}
+private final class ProPlayer: Player {}
+extension Player {
+  final class Level: AssociatedProperty<Player, Inject<Int>> {}
+  var level: Int {
+    get { Level[self] }
+    set { Level[self] = newValue }
+  }
+  final class Nickname: Associated<Player, String> {}
+  var nickname: String? {
+    get { Nickname[self] }
+    set { Nickname[self] = newValue }
+  }
+}
+
 @Suite struct AssociatePluginTests {
   @Test func anExtensionPropertyOfAnAppClass() {
     let hero = Hero()
@@ -239,6 +254,29 @@ extension Switched {
     }
     #expect(!Injection.isInjected(Switched.Level.property))
     #expect(switched.level == 1)
+  }
+
+  @Test func aRuleNamingASubclassReachesItsOwnersOfAnExtensionProperty() throws {
+    try Injection.inject(Int.self).declared(in: Player.self).named("level").value(4)
+    try Injection.inject(Int.self).declared(in: ProPlayer.self).named("level").value(9)
+    #expect(Player().level == 4)
+    #expect(ProPlayer().level == 9)  // the subclass's own injection, as for an inherited stored property
+    #expect(Injection.isInjected(ProPlayer.self, "level"))
+    // Stored values stay per owner object whatever view applies.
+    let pro = ProPlayer()
+    pro.level = 12
+    #expect(pro.level == 12)
+    #expect(ProPlayer().level == 9)
+  }
+
+  @Test func rejectingAnExtensionPropertyForASubclassStopsItsOwnersOnly() async {
+    await #expect(processExitsWith: .failure) {
+      try Injection.rejectAssociate(in: ProPlayer.self)
+      let player = Player()
+      player.nickname = "ok"  // the declaring class's owners are unaffected
+      precondition(player.nickname == "ok")
+      ProPlayer().nickname = "stops"
+    }
   }
 
   @Test func aRejectedPropertyStopsNamingItselfAndTheCallThatTurnsItOn() async {

@@ -125,16 +125,41 @@ public struct AssociatedDeclarationFacts: @unchecked Sendable {  // metatypes an
   public let holdsWeakly: Bool
 }
 
-/// The cataloged identity of one associated property, found once per declaration class.
-final class AssociationKey<Value>: @unchecked Sendable {  // immutable; the slot is immortal
+/// The cataloged identity of one associated property, found once per declaration class. Immutable but
+/// for `viewSlots`, which is locked; slots are immortal.
+final class AssociationKey<Value>: @unchecked Sendable {
   let id: UInt
+  /// The slot of the property as its owner class declares it.
   let slot: InjectionSlot
   let holdsWeakly: Bool
+  /// The declared owner class (`Owner`).
+  private let ownerClass: ObjectIdentifier
+  /// The slots of subclasses' views of the property, by subclass, made on a subclass's first access.
+  private let viewSlots = LockedState<[ObjectIdentifier: InjectionSlot]>([:])
 
   init(id: UInt, slot: InjectionSlot, holdsWeakly: Bool) {
     self.id = id
     self.slot = slot
     self.holdsWeakly = holdsWeakly
+    ownerClass = ObjectIdentifier(slot.property.declaringClass)
+  }
+
+  /// The slot whose injection an owner of class `cls` reads: the declared property's for the owner class
+  /// itself, else `cls`'s view of it — as for an inherited stored property, a rule naming a subclass gives
+  /// that subclass's owners an injection of their own.
+  func slot(forOwnerOf cls: AnyClass) -> InjectionSlot {
+    let id = ObjectIdentifier(cls)
+    if id == ownerClass { return slot }
+    if let known = viewSlots.withLock({ $0[id] }) { return known }
+    // A class that does not descend from the owner class (an owner object of a bridged class, say)
+    // reads the declared property.
+    guard let view = slot.property.viewed(from: cls), view.isSubclassView else { return slot }
+    let made = SlotRegistry.shared.slot(for: view)  // outside `viewSlots`' lock: it takes the commit lock
+    return viewSlots.withLock { slots in
+      if let known = slots[id] { return known }
+      slots[id] = made
+      return made
+    }
   }
 
   /// A new, empty storage for one owner.
@@ -190,8 +215,11 @@ enum AssociatedAccess {
     let cell = unsafeDowncast(
       OwnerTable.shared.storage(of: owner, isTypeOwner: isTypeOwner, key: key.id, make: key.makeStorage),
       to: AssociatedCell.self)
+    // The class whose view applies: the owner's own, or for a `static` property the class it stands for.
+    let ownerClass: AnyClass = isTypeOwner ? unsafeDowncast(owner, to: TypeOwner.self).type : type(of: owner)
+    let slot = key.slot(forOwnerOf: ownerClass)
     return withExtendedLifetime(cell) {
-      body(MarkedPropertyStorage(held: cell.held, slot: key.slot, holdsWeakly: key.holdsWeakly))
+      body(MarkedPropertyStorage(held: cell.held, slot: slot, holdsWeakly: key.holdsWeakly))
     }
   }
 }
