@@ -20,6 +20,10 @@ private struct Refusing: Codable, Equatable {
   init(from decoder: any Decoder) throws { refuse = try decoder.singleValueContainer().decode(Bool.self) }
 }
 
+private final class ScopedProblemSettings {
+  @Defaults var level = 0
+}
+
 private final class UnencodableSettings {
   @ArchivedDefaults var value = Refusing(refuse: false)
 }
@@ -87,6 +91,32 @@ private final class UnencodableSettings {
         problems.value.first?.description
           == "DefaultsPluginTests.UnencodableSettings.value: DefaultsPluginTests.Refusing: a written value could "
           + "not be archived (refused); \"value\" in InMemoryDefaultsStore was left as it was")
+    }
+  }
+
+  @Test func eachOverrideScopeHearsAboutItsOwnStoresProblems() throws {
+    try Injection.withOverrides({ lets in lets.injectDefaults(in: ScopedProblemSettings.self) }) {
+      var heard: [Int] = []
+      for _ in 0..<3 {
+        let counter = LockedState(0)
+        try Injection.withOverrides({ lets in
+          lets.useDefaultsStore(InMemoryDefaultsStore(["level": "bad"]))
+          lets.onDefaultsProblem { _ in counter.withLock { $0 += 1 } }
+        }) {
+          #expect(ScopedProblemSettings().level == 0)
+          #expect(ScopedProblemSettings().level == 0)  // once per scope, not at every read
+          let line = Injection.report().split(separator: "\n").first { $0.contains("ScopedProblemSettings.level") }
+          #expect(line?.contains("InMemoryDefaultsStore holds a String under \"level\"") == true)
+        }
+        heard.append(counter.value)
+      }
+      #expect(heard == [1, 1, 1])  // before, only the first scope heard: the last problem was the process's
+      // A scope with a clean store lists no problem, whatever the other scopes met.
+      try Injection.withOverrides({ lets in lets.useDefaultsStore(InMemoryDefaultsStore()) }) {
+        #expect(ScopedProblemSettings().level == 0)
+        let line = Injection.report().split(separator: "\n").first { $0.contains("ScopedProblemSettings.level") }
+        #expect(line?.hasSuffix("key \"level\" in InMemoryDefaultsStore") == true)
+      }
     }
   }
 }

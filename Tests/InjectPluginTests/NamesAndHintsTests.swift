@@ -60,8 +60,9 @@ private final class StopHost {
     } throws: { error in
       (error as? InjectionError)?.description
         == "Cannot inject Swift.Int into InjectPluginTests.NamesOptionalMismatchHost.retries: "
-        + "Swift.Optional<Swift.Int>: the property holds Swift.Optional<Swift.Int>, an optional of it. Inject the "
-        + "optional type, or select by the value type alone (that also reaches its optionals)."
+        + "Swift.Optional<Swift.Int>: the property holds Swift.Optional<Swift.Int>, an optional of it. Inject a "
+        + "value of the optional type, or select with includingOptionals() (as InjectPlugin's selections by type "
+        + "alone do), which wraps a value in the optional (not a getter or a setter)."
     }
   }
 

@@ -147,7 +147,7 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     #expect(host.first == 9)
   }
 
-  @Test func unmatchedSelectionsAreListedAndUnknownNamesThrow() throws {
+  @Test func unmatchedSelectionsAreListedAndUnknownNamesThrowAtCommit() throws {
     let rules = InjectionRules()
     rules.add(
       PropertyInjection<Double>(read: .value(1), summary: "value"), to: select(SlotHost.self).ofType(Double.self))
@@ -168,6 +168,13 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     ) {
       try Injection.commit(typo)
     }
+    // A plan lists the misspelled name as a mistake instead of throwing, once.
+    let typoPlan = try Injection.plan(typo)
+    #expect(
+      typoPlan.unmatchedSelections.map(\.selection) == [
+        "Tracked: in InjectionKernelTests.SlotHost, named vaule (no property named vaule)"
+      ])
+    #expect(typoPlan.unmatchedSelections.map(\.isMistake) == [true])
     #expect(throws: InjectionError.self) { try Injection.property(named: "vaule", of: SlotHost.self) }
     #expect(try Injection.property(named: "value", of: SlotHost.self).offset == 16)
   }

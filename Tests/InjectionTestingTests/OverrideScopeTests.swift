@@ -241,6 +241,22 @@ private final class SnapshotOther: SnapshotBase {}
   }
 }
 
+// State a plugin makes after a snapshot (its first use came later) goes back to its initial value: at the
+// snapshot, that is what the process had of it (in a child process, as above).
+@Test func restoringASnapshotResetsStateMadeAfterIt() async {
+  await #expect(processExitsWith: .success) {
+    let early = ScopedState<Int>(0)
+    early.update { $0 = 1 }
+    let saved = Injection.snapshot()
+    early.update { $0 = 2 }
+    let late = ScopedState<[String]>([])  // made after the snapshot
+    late.update { $0.append("override") }
+    Injection.restore(saved)
+    precondition(early.value == 1, "captured state: its value at the snapshot")
+    precondition(late.value == [], "state made later: its initial value, not the leftover override")
+  }
+}
+
 private final class ScopedCounter: Sendable {
   let state = ScopedState<Int>(0)
 }

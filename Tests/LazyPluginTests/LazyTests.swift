@@ -227,27 +227,31 @@ private final class UnbuildableHost {
   }
 
   @Test func reRegisteringAFactoryReleasesTheOneItReplaces() throws {
-    for round in 0..<100 {  // per type
-      let config = CapturedConfig(round)
-      try Injection.imperative { lets in
-        lets.checkCompleteness(in: ReRegisteringHost.self)
-        lets.injectLazy(ReRegisteredParser.self) { ReRegisteredParser(config) }
-        lets.injectLazy(in: ReRegisteringHost.self)
+    // In a scope of its own: a test running beside it that enters a scope would copy the process's
+    // factories, this test's among them, and keep them until its scope ends.
+    try Injection.withOverrides({ _ in }) {
+      for round in 0..<100 {  // per type
+        let config = CapturedConfig(round)
+        try Injection.imperative { lets in
+          lets.checkCompleteness(in: ReRegisteringHost.self)
+          lets.injectLazy(ReRegisteredParser.self) { ReRegisteredParser(config) }
+          lets.injectLazy(in: ReRegisteringHost.self)
+        }
       }
-    }
-    #expect(CapturedConfig.live.load(ordering: .relaxed) == 1)  // the newest factory's only
-    #expect(ReRegisteringHost().parser.config.round == 99)
-    for round in 100..<200 {  // per property
-      let config = CapturedConfig(round)
-      try Injection.imperative { lets in
-        lets.checkCompleteness(in: ReRegisteringHost.self)
-        lets.lazy(ReRegisteredParser.self).declared(in: ReRegisteringHost.self).named("parser")
-          .create { _ in ReRegisteredParser(config) }
+      #expect(CapturedConfig.live.load(ordering: .relaxed) == 1)  // the newest factory's only
+      #expect(ReRegisteringHost().parser.config.round == 99)
+      for round in 100..<200 {  // per property
+        let config = CapturedConfig(round)
+        try Injection.imperative { lets in
+          lets.checkCompleteness(in: ReRegisteringHost.self)
+          lets.lazy(ReRegisteredParser.self).declared(in: ReRegisteringHost.self).named("parser")
+            .create { _ in ReRegisteredParser(config) }
+        }
       }
+      #expect(ReRegisteringHost().parser.config.round == 199)
+      // The newest per-type and per-property factories; none of the 198 they replaced.
+      #expect(CapturedConfig.live.load(ordering: .relaxed) == 2)
     }
-    #expect(ReRegisteringHost().parser.config.round == 199)
-    // The newest per-type and per-property factories; none of the 198 they replaced.
-    #expect(CapturedConfig.live.load(ordering: .relaxed) == 2)
   }
 
   @Test func theMissingValueHintAsksForAFactoryWhenInjectLazyAloneWouldRefuse() throws {

@@ -1,7 +1,7 @@
 import InjectionKernel
 
 /// What one `@Defaults` property reads and writes, built when a rule reaches it: its coding, the rule's
-/// key and store, and the last problem it reported.
+/// key and store. The last problem reported per property is kept in ``DefaultsPlugin/lastProblems``.
 final class DefaultsBinding<Value>: Sendable {
   let property: PropertyDescriptor
   let coding: DefaultsCoding<Value>
@@ -9,7 +9,6 @@ final class DefaultsBinding<Value>: Sendable {
   let ruleKey: String
   /// The rule's store, if its store closure chose one.
   let ruleStore: (any DefaultsStore)?
-  private let lastProblem = LockedState<DefaultsProblem?>(nil)
 
   init(property: PropertyDescriptor, coding: DefaultsCoding<Value>, ruleKey: String, ruleStore: (any DefaultsStore)?) {
     self.property = property
@@ -67,21 +66,23 @@ final class DefaultsBinding<Value>: Sendable {
     let declaration = Injection.declarationArguments(of: property) as? DefaultsDeclaration
     var note = "key \"\(key(declaration))\" in \(store.name)"
     if declaration?.options.contains(.synchronized) == true { note += ", synchronized" }
-    if let problem = lastProblem.value { note += "; \(problem.reason)" }
+    if let problem = DefaultsPlugin.lastProblems.value[property] { note += "; \(problem.reason)" }
     return note
   }
 
-  /// Reports `problem` to the handler unless it is the one reported last.
+  /// Reports `problem` to the handler unless it is the one reported last for the property — in the
+  /// calling task's override scope, which has its own store and handler, or in the process.
   private func report(_ problem: DefaultsProblem) {
-    let isNew = lastProblem.withLock { last in
-      defer { last = problem }
-      return last != problem
+    let isNew = DefaultsPlugin.lastProblems.update { last in
+      defer { last[property] = problem }
+      return last[property] != problem
     }
     if isNew { DefaultsPlugin.problemHandler.value?(problem) }
   }
 
   private func clearProblem() {
-    lastProblem.withLock { $0 = nil }
+    guard DefaultsPlugin.lastProblems.value[property] != nil else { return }
+    DefaultsPlugin.lastProblems.update { $0[property] = nil }
   }
 }
 

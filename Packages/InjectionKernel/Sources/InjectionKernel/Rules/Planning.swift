@@ -74,10 +74,16 @@ extension Injection {
       if planned.count != before { touched.append(property) }
     }
 
-    for change in rules.changes {
+    // A selection naming a property its classes lack is a mistake even when another of its names matched;
+    // listed first, so a commit throws it before any other (a plan lists it).
+    var namedWrongly: Set<Int> = []
+    for (position, change) in rules.changes.enumerated() {
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
-        try checkNames(of: selection, in: index)
+        if let mistake = unknownName(of: selection, in: index) {
+          unmatched.append(mistake)
+          namedWrongly.insert(position)
+        }
       case .rejectAll: break
       }
     }
@@ -86,7 +92,7 @@ extension Injection {
       switch change {
       case .inject(let selection, let injection):
         let matches = index.matches(selection)
-        if matches.isEmpty { noteUnmatched(selection) }
+        if matches.isEmpty && !namedWrongly.contains(position) { noteUnmatched(selection) }
         // One fitted injection per view the rule reaches: the instances it reaches share it. (A rule
         // that selects one property, the usual case, needs no table.)
         var fittedByView: [PropertyDescriptor: AnyPropertyInjection] = [:]
@@ -104,7 +110,7 @@ extension Injection {
         }
       case .injectEach(let selection, let builder):
         let matches = index.matches(selection)
-        if matches.isEmpty { noteUnmatched(selection) }
+        if matches.isEmpty && !namedWrongly.contains(position) { noteUnmatched(selection) }
         // The builder runs once per view the rule reaches (the declared property for most rules).
         var builtByView: [PropertyDescriptor: AnyPropertyInjection?] = [:]
         for property in matches {
@@ -122,7 +128,7 @@ extension Injection {
         }
       case .reject(let selection):
         let matches = index.matches(selection)
-        if matches.isEmpty { noteUnmatched(selection) }
+        if matches.isEmpty && !namedWrongly.contains(position) { noteUnmatched(selection) }
         for property in matches {
           let level = selection.level(for: property)
           if level == 0 {
@@ -222,12 +228,14 @@ extension Injection {
   }
 
   /// A selection naming both classes and property names must name properties those classes have (declared
-  /// or inherited): a name that is not there is a typo, reported as
-  /// ``InjectionError/selectionMatchesNothing(selection:nearMisses:)`` (with the similar names) even when
-  /// another of its names matched.
-  private static func checkNames(of selection: PropertySelection, in index: PropertyIndex) throws {
+  /// or inherited): a name that is not there is a typo, listed as a mistake (a commit throws it as
+  /// ``InjectionError/selectionMatchesNothing(selection:nearMisses:)``, with the similar names) even when
+  /// another of its names matched. `nil` when every name is there.
+  private static func unknownName(of selection: PropertySelection, in index: PropertyIndex)
+    -> InjectionPlan.UnmatchedSelection?
+  {
     let classes = selection.namedClasses
-    guard !classes.isEmpty, selection.mustMatch else { return }
+    guard !classes.isEmpty, selection.mustMatch else { return nil }
     for name in selection.names.sorted() {
       // Declared in a named class or below it: the named classes' own (usually short) lists answer
       // first; only an inherited property needs the list of every property with that name.
@@ -241,11 +249,12 @@ extension Injection {
           }
         }
       if !known {
-        throw InjectionError.selectionMatchesNothing(
+        return InjectionPlan.UnmatchedSelection(
           selection: "\(selection) (no property named \(name))",
-          nearMisses: NearMisses.find(for: selection, in: index))
+          nearMisses: NearMisses.find(for: selection, in: index), isMistake: true)
       }
     }
+    return nil
   }
 
   /// Whether a selection by property names alone names a marked field of a generic class: its

@@ -84,29 +84,47 @@ public final class ScopedState<Value: Sendable>: Sendable {
 /// Every live ``ScopedState``, so that a snapshot can capture their process values. States are held
 /// weakly: one that its owner dropped (a plugin's own injector, say) is skipped and forgotten.
 enum ScopedStateRegistry {
-  private struct Entry: @unchecked Sendable {  // `state` is only read; `capture` is immutable
+  private struct Entry: @unchecked Sendable {  // `state` is only read; the closures are immutable
     weak var state: AnyObject?
     let capture: @Sendable (AnyObject) -> @Sendable () -> Void
+    /// Puts the state's initial value back (for a state made after a snapshot).
+    let reset: @Sendable (AnyObject) -> Void
   }
 
   private static let entries = LockedState<[Entry]>([])
 
   static func register<Value>(_ state: ScopedState<Value>) {
-    let entry = Entry(state: state) { object in
-      let state = unsafeDowncast(object, to: ScopedState<Value>.self)
-      let saved = state.processValue
-      return { state.restoreProcessValue(saved) }
-    }
+    let initial = state.processValue
+    let entry = Entry(
+      state: state,
+      capture: { object in
+        let state = unsafeDowncast(object, to: ScopedState<Value>.self)
+        let saved = state.processValue
+        return { state.restoreProcessValue(saved) }
+      },
+      reset: { object in unsafeDowncast(object, to: ScopedState<Value>.self).restoreProcessValue(initial) })
     entries.withLock { entries in
       entries.removeAll { $0.state == nil }
       entries.append(entry)
     }
   }
 
-  /// Captures every live state's process value; the closure puts them all back.
+  /// Captures every live state's process value; the closure puts them all back, and puts a state made
+  /// since (a plugin's, first used after the snapshot) back to its initial value — what the process had
+  /// of it at the snapshot.
   static func capture() -> @Sendable () -> Void {
     let live = entries.withLock { $0.compactMap { entry in entry.state.map { (entry, $0) } } }
     let restores = live.map { entry, state in entry.capture(state) }
-    return { for restore in restores { restore() } }
+    // The restores keep the captured states alive, so no state made later can reuse one's identity.
+    let captured = Set(live.map { ObjectIdentifier($0.1) })
+    return {
+      for restore in restores { restore() }
+      let later = entries.withLock { entries in
+        entries.compactMap { entry in
+          entry.state.flatMap { captured.contains(ObjectIdentifier($0)) ? nil : (entry, $0) }
+        }
+      }
+      for (entry, state) in later { entry.reset(state) }
+    }
   }
 }
