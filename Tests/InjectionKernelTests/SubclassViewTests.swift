@@ -15,6 +15,11 @@ private class BuilderBase {
 private class BuilderSub: BuilderBase {}
 private final class BuilderSubSub: BuilderSub {}
 
+private class SkippedBase {
+  @Keyed("skipped") var value: String?
+}
+private final class SkippedSub: SkippedBase {}
+
 @Suite struct SubclassViewTests {
   @Test func aSubclassInstanceRecordsTheArgumentsOfTheDeclaredProperty() throws {
     let property = try Injection.property(named: "value", of: ViewBase.self)
@@ -63,5 +68,20 @@ private final class BuilderSubSub: BuilderSub {}
     #expect(BuilderBase().value == "base")
     #expect(BuilderSub().value == "sub")
     #expect(BuilderSubSub().value == "sub")
+  }
+
+  @Test func aViewItsBuilderSkipsFollowsItsClassAndIsNotListedAsHavingItsOwn() throws {
+    let base = InjectionRules()
+    base.add(
+      PropertyInjection<String?>(read: .value("base"), summary: "base"),
+      to: PropertySelection(plugin: KeyedPlugin.id).declared(in: SkippedBase.self))
+    try Injection.commit(base)
+    let skipping = InjectionRules()
+    skipping.add(to: PropertySelection(plugin: KeyedPlugin.id).declared(in: SkippedSub.self)) { _ in nil }
+    try Injection.commit(skipping)
+    #expect(SkippedSub().value == "base")
+    #expect(!Injection.subclassViewsWithOwnInjections().contains { $0.viewingClass == SkippedSub.self })
+    #expect(!Injection.report().contains("SkippedSub.value"))
+    #expect(!Injection.injectedClasses().contains { $0 == SkippedSub.self })
   }
 }

@@ -217,7 +217,13 @@ public enum Injection {
       }
       return candidates.filter { view in
         let level = scope?.decidingLevel(for: view) ?? log.decidingLevel(for: view) ?? 0
-        return level == view.viewDepth
+        guard level == view.viewDepth else { return false }
+        // A builder's rule is taken to decide without running the builder again. One that skipped the
+        // view left its slot with the injection of the class it follows — the same object: not its own.
+        guard scope == nil, view.viewDepth > 0, let own = SlotRegistry.shared.existingSlot(for: view)?.currentInjection
+        else { return true }
+        let followed = SlotRegistry.shared.slotHoldingCommitLock(for: view.view(atDepth: view.viewDepth - 1), log: log)
+        return own !== followed.currentInjection
       }
     }
   }

@@ -90,6 +90,11 @@ enum TypeSpelling {
     case 0x303:  // an existential: `any P`, `any P & Q`, `Any`, `AnyObject`
       let name = withoutModules(Injection.typeName(type))
       return name == "Any" || name == "AnyObject" ? name : "any \(name)"
+    case 0x306:  // an existential metatype: `any P.Type`, `Any.Type`, `AnyObject.Type`
+      let name = Injection.typeName(type)
+      if name.hasPrefix("Any.") || name.hasPrefix("AnyObject.") { return name }
+      if name.hasPrefix("Swift.AnyObject.") { return String(name.dropFirst("Swift.".count)) }
+      return "any \(withoutModules(name))"
     case 0x200:
       let name = ContextDescriptor(of: type)?.qualifiedName
       if name == "Swift.Array", let element = MetadataAccess.genericArgument(ofValueType: type, at: 0) {
