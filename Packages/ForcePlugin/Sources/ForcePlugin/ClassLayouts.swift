@@ -1,11 +1,39 @@
 import InjectionKernel
 
-/// One stored field of a class as fills use it: what it is, and how to write it (`nil` with a reason
-/// when its reference storage cannot be written).
+/// One stored field of a class as fills use it: what it is, and how to write it (`nil` with a refusal
+/// when its reference storage or its type cannot be written).
 struct FillableField: Sendable {
+  /// Why a field cannot be written.
+  enum Refusal: Sendable {
+    /// Its reference storage cannot take a value (`unowned(unsafe)`, a weak existential…).
+    case ownership(String)
+    /// Its type is held in a field in a form a value of unknown type cannot be written into.
+    case type(String)
+  }
+
   let property: ForceProperty
   let access: (any FieldAccess)?
-  let refusal: String?
+  let refusal: Refusal?
+
+  /// The error a force rule's decision for this field throws (it has no `access`).
+  var refusalError: ForceError {
+    switch refusal {
+    case .type(let reason): .unsupportedType(property: property.description, reason: reason)
+    case .ownership(let reason):
+      .unsupportedOwnership(
+        property: property.description, ownership: property.ownership, reason: reason)
+    case nil: .unsupportedOwnership(property: property.description, ownership: property.ownership, reason: "")
+    }
+  }
+
+  /// Why a fill from a service box skips this field (it has no `access`).
+  var skipReason: FillReport.SkipReason {
+    switch refusal {
+    case .type(let reason): .unsupportedType(reason: reason)
+    case .ownership(let reason): .unsupportedOwnership(property.ownership, reason: reason)
+    case nil: .unsupportedOwnership(property.ownership, reason: "")
+    }
+  }
 }
 
 /// The stored fields of each filled class, its superclasses' first, computed once per class (class
@@ -44,6 +72,13 @@ final class ClassLayouts: Sendable {
     let type = descriptor.valueType
     switch ownership {
     case .strong:
+      guard hasGenericRepresentation(type) else {
+        return FillableField(
+          property: property, access: nil,
+          refusal: .type(
+            "a field of a function type, a concrete metatype or a tuple of them holds its value in a form of its "
+              + "own, which a value of unknown type cannot be written into"))
+      }
       if let wrapped = Injection.wrappedType(ofOptional: type) {
         return FillableField(property: property, access: optionalAccess(wrapped, offset: offset), refusal: nil)
       }
@@ -53,14 +88,16 @@ final class ClassLayouts: Sendable {
       guard let wrapped = Injection.wrappedType(ofOptional: type), let object = wrapped as? AnyObject.Type
       else {
         return FillableField(
-          property: property, access: nil, refusal: "weak references to protocol existentials are not supported")
+          property: property, access: nil,
+          refusal: .ownership("weak references to protocol existentials are not supported"))
       }
       return FillableField(property: property, access: weakAccess(object, offset: offset), refusal: nil)
     case .unowned:
       let optionalWrapped = Injection.wrappedType(ofOptional: type)
       guard let object = (optionalWrapped ?? type) as? AnyObject.Type else {
         return FillableField(
-          property: property, access: nil, refusal: "unowned references to protocol existentials are not supported")
+          property: property, access: nil,
+          refusal: .ownership("unowned references to protocol existentials are not supported"))
       }
       return FillableField(
         property: property, access: unownedAccess(object, offset: offset, isOptional: optionalWrapped != nil),
@@ -68,7 +105,7 @@ final class ClassLayouts: Sendable {
     case .unmanaged:
       return FillableField(
         property: property, access: nil,
-        refusal: "an unowned(unsafe) reference would dangle once the injected object is released")
+        refusal: .ownership("an unowned(unsafe) reference would dangle once the injected object is released"))
     }
   }
 

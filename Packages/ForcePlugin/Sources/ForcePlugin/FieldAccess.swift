@@ -1,3 +1,5 @@
+import InjectionKernel
+
 // FieldAccess.swift — the only unsafe pointer code of the plugin.
 //
 // Layout relied on (Swift class instances, every platform): a stored field lives at a fixed byte
@@ -17,6 +19,36 @@
 //
 // Every access keeps the object alive for its duration (`withExtendedLifetime`). Filling is meant before
 // the object is shared with other threads: these writes are not synchronized with the object's readers.
+
+/// Whether a value of `type` taken out of an `Any` has the representation a stored field declared with
+/// that type holds, so that `StrongField` / `OptionalField` may write it. Not so for:
+/// - function types: a field holds a function at the abstraction its declared type gives it, a value in
+///   an `Any` (and in generic code) holds it at the most general one — different calling conventions;
+/// - concrete metatypes (`Int.Type`): a field holds them thin, in no bytes at all, a value in an `Any`
+///   thick (a pointer); inside an optional they are thick, as in an `Any`;
+/// - tuples with such elements (a tuple's elements are laid out like fields).
+///
+/// Layout relied on (swift/ABI/Metadata.h, MetadataValues.h): the first word of a type's metadata is its
+/// kind for non-class types — 0x302 function, 0x304 metatype, 0x301 tuple, 0x202 optional; a tuple's
+/// metadata continues with its element count (word 1), its labels (word 2), then one (type, offset) pair
+/// of words per element from word 3.
+func hasGenericRepresentation(_ type: Any.Type, inOptional: Bool = false) -> Bool {
+  let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+  switch metadata.load(as: UInt.self) {
+  case 0x302: return false
+  case 0x304: return inOptional
+  case 0x202:
+    guard let wrapped = Injection.wrappedType(ofOptional: type) else { return true }
+    return hasGenericRepresentation(wrapped, inOptional: true)
+  case 0x301:
+    let count = metadata.load(fromByteOffset: 8, as: Int.self)
+    return (0..<count).allSatisfy { index in
+      let element = metadata.load(fromByteOffset: 24 + index * 16, as: Any.Type.self)
+      return hasGenericRepresentation(element)
+    }
+  default: return true
+  }
+}
 
 /// Writes one field of one class's instances with a fixed type; built once per field.
 protocol FieldAccess: Sendable {

@@ -16,6 +16,9 @@ public struct FillReport: Sendable, Hashable, CustomStringConvertible {
     case marked(plugin: String)
     /// The property's reference storage cannot take the value (see the reason).
     case unsupportedOwnership(ReferenceOwnership, reason: String)
+    /// The property's type is one fills cannot write: a function type, a concrete metatype, or a tuple
+    /// of them (see the reason).
+    case unsupportedType(reason: String)
 
     /// A few words for logs.
     public var description: String {
@@ -26,6 +29,7 @@ public struct FillReport: Sendable, Hashable, CustomStringConvertible {
       case .immutable: return "a let is never written"
       case .marked(let plugin): return "marked for the \(plugin) plugin"
       case .unsupportedOwnership(let ownership, let reason): return "\(ownership): \(reason)"
+      case .unsupportedType(let reason): return reason
       }
     }
   }

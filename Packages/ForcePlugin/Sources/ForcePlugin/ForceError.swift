@@ -9,6 +9,9 @@ public enum ForceError: Error, Equatable, CustomStringConvertible {
   case typeMismatch(property: String, expected: String, given: String)
   /// The property's reference storage cannot receive the decided value, with the reason.
   case unsupportedOwnership(property: String, ownership: ReferenceOwnership, reason: String)
+  /// The property's type is one fills cannot write (a function type, a concrete metatype, or a tuple of
+  /// them), with the reason.
+  case unsupportedType(property: String, reason: String)
 
   /// A sentence for logs and test failures.
   public var description: String {
@@ -20,6 +23,8 @@ public enum ForceError: Error, Equatable, CustomStringConvertible {
       return "Cannot force-inject \(given) into \(property): the property holds \(expected)."
     case .unsupportedOwnership(let property, let ownership, let reason):
       return "Cannot force-inject into \(property) (\(ownership)): \(reason)"
+    case .unsupportedType(let property, let reason):
+      return "Cannot force-inject into \(property): \(reason)"
     }
   }
 }

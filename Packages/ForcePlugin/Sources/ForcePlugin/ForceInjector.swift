@@ -176,7 +176,9 @@ public final class ForceInjector: Sendable {
   ///
   /// - Throws: ``ForceError/typeMismatch(property:expected:given:)`` when a decided value does not fit its
   ///   property, ``ForceError/unsupportedOwnership(property:ownership:reason:)`` for a decision on an
-  ///   `unowned(unsafe)` field (or a provider's value for an `unowned` one, which nothing would own).
+  ///   `unowned(unsafe)` field (or a provider's value for an `unowned` one, which nothing would own),
+  ///   ``ForceError/unsupportedType(property:reason:)`` for one on a field of a function type or a
+  ///   concrete metatype.
   ///   A fill that throws has written nothing.
   @discardableResult
   public func fill<Object: AnyObject>(_ object: Object, policy: FillPolicy = .overwrite) throws -> FillReport {
@@ -186,10 +188,7 @@ public final class ForceInjector: Sendable {
     var writes: [(any FieldAccess, Any, ForceProperty)] = []
     for (field, decision) in plan {
       let property = field.property
-      guard let access = field.access else {
-        throw ForceError.unsupportedOwnership(
-          property: property.description, ownership: property.ownership, reason: field.refusal ?? "")
-      }
+      guard let access = field.access else { throw field.refusalError }
       if policy == .onlyIntoEmpty && !access.isEmpty(in: object) {
         report.recordSkipped(property.name, property, .notEmpty)
         continue
@@ -234,10 +233,7 @@ public final class ForceInjector: Sendable {
   }
 
   static func check(_ value: Any, fits field: FillableField) throws {
-    guard let access = field.access else {
-      throw ForceError.unsupportedOwnership(
-        property: field.property.description, ownership: field.property.ownership, reason: field.refusal ?? "")
-    }
+    guard let access = field.access else { throw field.refusalError }
     guard access.accepts(value) else {
       throw ForceError.typeMismatch(
         property: field.property.description, expected: field.property.valueTypeName,

@@ -203,10 +203,7 @@ public final class ServiceBox: Sendable {
       return report.recordSkipped(name, property, .marked(plugin: plugin.name))
     }
     guard property.isMutable else { return report.recordSkipped(name, property, .immutable) }
-    guard let access = field.access else {
-      return report.recordSkipped(
-        name, property, .unsupportedOwnership(property.ownership, reason: field.refusal ?? ""))
-    }
+    guard let access = field.access else { return report.recordSkipped(name, property, field.skipReason) }
     if policy == .onlyIntoEmpty && !access.isEmpty(in: object) {
       return report.recordSkipped(name, property, .notEmpty)
     }
