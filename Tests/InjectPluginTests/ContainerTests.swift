@@ -1,3 +1,4 @@
+import Foundation
 import InjectPlugin
 import InjectionKernel
 import Synchronization
@@ -63,6 +64,29 @@ private final class DatabaseModule: InjectionModule {
   func configure(_ lets: InjectionRules) throws {
     try lets.inject(ModuleDatabase.self).eagerSingleton { _ in ModuleDatabase() }
   }
+}
+
+// MARK: Struct owners of per-read bindings
+
+private final class StructEngine: Constructible, Sendable { init() {} }
+private final class StructShared: Sendable {}
+private struct EngineHolder {
+  @Inject var engine: StructEngine
+  @Inject var shared: StructShared?
+}
+
+// MARK: A cycle through two threads
+
+private final class ThreadCycleStart: Sendable {
+  static let bothBuilding = Atomic<Int>(0)
+}
+private final class ThreadCycleX: Sendable {
+  let other: ThreadCycleY?
+  init(_ other: ThreadCycleY?) { self.other = other }
+}
+private final class ThreadCycleY: Sendable {
+  let other: ThreadCycleX?
+  init(_ other: ThreadCycleX?) { self.other = other }
 }
 
 // MARK: Circular singletons
@@ -264,6 +288,68 @@ private struct Point: Drawable {}
       try Injection.removeModules(ofType: DatabaseModule.self)
       #expect(liveModuleDatabases.load(ordering: .relaxed) == 0)
     }
+  }
+
+  @Test func aStructOwnerReadsProviderAndWeakSharedBindings() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(StructEngine.self).provider { _ in StructEngine() }
+      let holder = EngineHolder()
+      #expect(holder.engine !== holder.engine)  // a provider: a new value per read (a struct keeps none)
+      try Injection.inject(StructEngine.self).to(StructEngine.self)
+      _ = EngineHolder().engine
+      let kept = StructShared()
+      try Injection.inject(StructShared.self).weakShared { _ in kept }
+      #expect(EngineHolder().shared === kept)
+    }
+  }
+
+  @Test func singletonsNeedingEachOtherOnTwoThreadsGiveACycleErrorInsteadOfWaitingForever() throws {
+    // Process-wide bindings (threads do not inherit scopes) of types only this test uses.
+    let errors = LockedState<[ResolutionError]>([])
+    // Waits (up to 5 s) until both factories run, so that each thread holds its own build lock when it
+    // asks for the other value.
+    let meetTheOtherFactory: @Sendable () -> Void = {
+      ThreadCycleStart.bothBuilding.add(1, ordering: .acquiringAndReleasing)
+      let deadline = Date().addingTimeInterval(5)
+      while ThreadCycleStart.bothBuilding.load(ordering: .acquiring) < 2, Date() < deadline { usleep(100) }
+    }
+    let note: @Sendable (any Error) -> Void = { error in
+      if let error = error as? ResolutionError { errors.withLock { $0.append(error) } }
+    }
+    try Injection.inject(ThreadCycleX.self).singleton { resolver in
+      meetTheOtherFactory()
+      do { return ThreadCycleX(try resolver.resolve(ThreadCycleY.self)) } catch {
+        note(error)
+        return ThreadCycleX(nil)
+      }
+    }
+    try Injection.inject(ThreadCycleY.self).singleton { resolver in
+      meetTheOtherFactory()
+      do { return ThreadCycleY(try resolver.resolve(ThreadCycleX.self)) } catch {
+        note(error)
+        return ThreadCycleY(nil)
+      }
+    }
+    let done = DispatchGroup()
+    let resolves: [@Sendable () -> Void] = [
+      { _ = try? Injection.resolve(ThreadCycleX.self) }, { _ = try? Injection.resolve(ThreadCycleY.self) },
+    ]
+    for resolve in resolves {
+      done.enter()
+      Thread {
+        resolve()
+        done.leave()
+      }.start()
+    }
+    #expect(done.wait(timeout: .now() + 30) == .success, "the two threads waited for each other")
+    let names = [Injection.typeName(ThreadCycleX.self), Injection.typeName(ThreadCycleY.self)]
+    #expect(
+      errors.value == [.cycle([names[0], names[1], names[0]])]
+        || errors.value == [.cycle([names[1], names[0], names[1]])])
+    // One value was built without the other; both are singletons from now on.
+    let x = try Injection.resolve(ThreadCycleX.self)
+    let y = try Injection.resolve(ThreadCycleY.self)
+    #expect(x.other === y || y.other === x)
   }
 
   @Test func anInstanceMappingIsReturnedUnchanged() throws {

@@ -103,7 +103,9 @@ extension InjectSelection {
     let injection = PropertyInjection<Value>(
       read: .fill({ _ in binding.valueForRead() }, once: false), summary: "\(kind) \(Injection.typeName(Value.self))")
     BindingRegistry.register(binding, for: injection)
-    return try apply(injection, typeKeyed: nil, reachesOptionals: true)
+    // Struct and static owners keep nothing per instance: each of their reads asks the binding (a new
+    // value for a provider, the living one for weak-shared).
+    return try apply(injection, typeKeyed: .shared({ binding.valueForRead() }), reachesOptionals: true)
   }
 
   /// A factory that builds `implementation` as a `Value`, after checking that it is one.

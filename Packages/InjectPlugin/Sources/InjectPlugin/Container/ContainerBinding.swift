@@ -46,9 +46,14 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       return try build(arguments)
     case .singleton, .eagerSingleton, .weakShared:
       if let value = keptValue() { return value }
-      // Checked before waiting for the build lock: this thread building it already would wait for itself.
-      try ResolutionChain.check(ObjectIdentifier(self), named: display)
+      // Checked before waiting for the build lock: this thread building it already would wait for itself,
+      // and a thread building it that waits (through others, perhaps) for this one would wait forever.
+      let id = ObjectIdentifier(self)
+      try ResolutionChain.check(id, named: display)
+      try ResolutionChain.willWait(for: id, named: display)
       return try building.withLock { builds in
+        ResolutionChain.holds(id)
+        defer { ResolutionChain.released(id) }
         if let value = keptValue() { return value }
         let value = try build(arguments)
         builds += 1

@@ -34,7 +34,9 @@ extension Injection {
   /// Adds `module`: its rules commit as one batch (eager singletons are built then). Adding a module that
   /// is loaded already does nothing.
   ///
-  /// - Throws: whatever `configure` or the commit throws; nothing is added then.
+  /// - Throws: whatever `configure` or the commit throws; nothing is added then. An eager singleton
+  ///   whose factory throws is built after the commit: the module is loaded by then and stays (removing
+  ///   it takes its rules back), its binding builds on first use, and this throws the factory's error.
   @discardableResult
   public static func addModule(_ module: any InjectionModule) throws -> InjectionPlan {
     let rules = InjectionRules()

@@ -60,6 +60,58 @@ enum ResolutionChain {
     try check(id, named: name, in: frames)
   }
 
+  // MARK: Cycles through other threads
+
+  /// Which thread (its chain) holds each shared value's build lock, and which build lock each waiting
+  /// thread waits for: thread A building X needs Y, which thread B is building and which needs X — each
+  /// thread's own chain sees no cycle, and both would wait forever.
+  private struct Waits {
+    var holders: [ObjectIdentifier: Frames] = [:]
+    var waiting: [ObjectIdentifier: (id: ObjectIdentifier, name: String)] = [:]
+  }
+
+  private static let waits = LockedState(Waits())
+
+  /// Records that the calling thread is about to wait for `id`'s build lock.
+  ///
+  /// - Throws: ``ResolutionError/cycle(_:)`` when waiting would close a cycle through other threads —
+  ///   `id`'s holder waits, directly or through other threads, for a lock this thread holds — with the
+  ///   threads' chains in order. The thread that closes the cycle throws; the others wait for it.
+  static func willWait(for id: ObjectIdentifier, named name: String) throws {
+    let me = frames
+    try waits.withLock { waits in
+      // The chain: this thread's, then each holder's from the value it holds on, to what it waits for.
+      var names = me.names + [name]
+      var held = id
+      var holder = waits.holders[id]
+      var steps = 0
+      while let current = holder, steps < 64 {
+        guard let awaited = waits.waiting[ObjectIdentifier(current)] else { break }  // it runs: no cycle
+        let from = current.ids.firstIndex(of: held).map { $0 + 1 } ?? current.ids.count
+        names += current.names[from...] + [awaited.name]
+        if waits.holders[awaited.id] === me { throw ResolutionError.cycle(names) }
+        held = awaited.id
+        holder = waits.holders[awaited.id]
+        steps += 1
+      }
+      waits.waiting[ObjectIdentifier(me)] = (id, name)
+    }
+  }
+
+  /// Records that the calling thread, done waiting, holds `id`'s build lock.
+  static func holds(_ id: ObjectIdentifier) {
+    let me = frames
+    waits.withLock { waits in
+      waits.waiting[ObjectIdentifier(me)] = nil
+      waits.holders[id] = me
+    }
+  }
+
+  /// Records that the calling thread released `id`'s build lock.
+  static func released(_ id: ObjectIdentifier) {
+    waits.withLock { waits in waits.holders[id] = nil }
+  }
+
   private static func check(_ id: ObjectIdentifier, named name: String, in frames: Frames) throws {
     if let start = frames.ids.firstIndex(of: id) { throw ResolutionError.cycle(Array(frames.names[start...]) + [name]) }
   }
