@@ -89,6 +89,17 @@ private final class ThreadCycleY: Sendable {
   init(_ other: ThreadCycleX?) { self.other = other }
 }
 
+// MARK: Names and the type alone
+
+private final class NamedStore: Sendable {
+  let id: String
+  init(_ id: String) { self.id = id }
+}
+private final class NamedStoreHost: @unchecked Sendable {  // marked properties only
+  @Inject var backup: NamedStore
+  @Inject var main: NamedStore
+}
+
 // MARK: Circular singletons
 
 private final class Husband: @unchecked Sendable {  // marked properties only
@@ -534,6 +545,29 @@ private struct Point: Drawable {}
       try Injection.inject((any Plugin).self, named: "video").value(VideoPlugin())  // re-binding keeps its place
       try Injection.inject((any Plugin).self, named: "audio").reject()
       #expect(try Injection.resolveAll((any Plugin).self).map(\.id) == ["video", "text"])
+    }
+  }
+
+  @Test func aNameStaysMoreSpecificThanTheTypeAloneWithinABatchAndAfterItsRejection() throws {
+    try Injection.withIsolatedInjections {
+      // In one batch, the named binding first: the later rule for the type alone does not override it.
+      let lets = InjectionRules()
+      try lets.inject(NamedStore.self, named: "backup").value(NamedStore("backup"))
+      try lets.inject(NamedStore.self).value(NamedStore("main"))
+      try Injection.commit(lets)
+      #expect(try Injection.resolve(NamedStore.self, named: "backup").id == "backup")
+      #expect(NamedStoreHost().backup.id == "backup")
+      #expect(NamedStoreHost().main.id == "main")
+      // A name rejected in the batch before the type's rule stays rejected by that batch, not re-bound.
+      let again = InjectionRules()
+      try again.inject(NamedStore.self, named: "backup").reject()
+      try again.inject(NamedStore.self).value(NamedStore("main 2"))
+      try Injection.commit(again)
+      // A rejected name falls back to the type's binding, now and after the type is bound again.
+      #expect(try Injection.resolve(NamedStore.self, named: "backup").id == "main 2")
+      try Injection.inject(NamedStore.self).value(NamedStore("main 3"))
+      #expect(try Injection.resolve(NamedStore.self, named: "backup").id == "main 3")
+      #expect(NamedStoreHost().backup.id == "main 3")
     }
   }
 

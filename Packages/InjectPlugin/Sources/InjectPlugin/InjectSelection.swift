@@ -100,6 +100,7 @@ public struct InjectSelection<Value> {
     }
     replay(batch)
     reassertNamedBindings(in: batch)
+    if let bindingName { batch.namedBindings.note(replay, for: Value.self, name: bindingName) }
     record(
       in: batch, replay: replay, undo: Self.rejection(of: selected, typeKeyedType: typeKeyedType), rejects: false,
       includesOptionals: isBinding && reachesOptionals)
@@ -115,6 +116,7 @@ public struct InjectSelection<Value> {
     let rejection = Self.rejection(of: selected, typeKeyedType: selectionValueType)
     rejection(batch)
     reassertNamedBindings(in: batch)
+    if let bindingName { batch.namedBindings.note(nil, for: Value.self, name: bindingName) }
     record(in: batch, replay: rejection, undo: rejection, rejects: true, includesOptionals: isBinding)
     return rules == nil ? try Injection.commit(batch) : nil
   }
@@ -132,11 +134,17 @@ public struct InjectSelection<Value> {
     batch.onCommit { ContainerState.shared.update { $0.record(entry, for: key) } }
   }
 
-  /// After a rule for the type alone, records the named bindings of the type again, so that each name
-  /// keeps reading its own binding (``Injection/inject(_:named:)``): names are more specific.
+  /// After a rule for the type alone, records the named bindings of the type again — the committed ones,
+  /// then those made earlier in this batch — so that each name keeps reading its own binding
+  /// (``Injection/inject(_:named:)``): names are more specific.
   private func reassertNamedBindings(in batch: InjectionRules) {
     guard isTypeOnly else { return }
-    for rule in ContainerState.shared.value.namedBindingRules(of: Value.self) { rule(batch) }
+    let batchNamed = batch.namedBindings
+    for (name, rule) in ContainerState.shared.value.namedBindingRules(of: Value.self)
+    where !batchNamed.hasNoted(Value.self, named: name) {
+      rule(batch)
+    }
+    for rule in batchNamed.replays(of: Value.self) { rule(batch) }
   }
 
   private static func rejection(of selected: PropertySelection, typeKeyedType: Any.Type?)

@@ -26,11 +26,13 @@ struct ContainerState: Sendable {
 
   /// The newest rule of each named binding of `type`, to record again after a rule for the type alone:
   /// a name stays more specific than the type alone, whichever was committed last.
-  func namedBindingRules(of type: Any.Type) -> [@Sendable (InjectionRules) -> Void] {
+  func namedBindingRules(of type: Any.Type) -> [(name: String, replay: @Sendable (InjectionRules) -> Void)] {
     let id = ObjectIdentifier(type)
+    // A name whose binding was rejected gets the type's binding again: its rejection is not recorded anew.
     return rules.filter { key, stack in
-      key.valueType == id && key.classes.isEmpty && !key.names.isEmpty && stack.last?.binding != nil
-    }.compactMap { $0.value.last?.replay }
+      key.valueType == id && key.classes.isEmpty && key.names.count == 1 && stack.last?.binding != nil
+        && stack.last?.rejects == false
+    }.compactMap { key, stack in stack.last.map { (key.names[0], $0.replay) } }
   }
 
   /// Records a committed rule.
@@ -158,6 +160,46 @@ struct RuleEntry: Sendable {
   let rejects: Bool
   /// The binding it makes, for a selection by type (and name) alone.
   let binding: BindingKey?
+}
+
+/// The named bindings recorded into one batch so far, per value type and name (the newest), so that a
+/// rule for the type alone later in the same batch records them again after itself: a name stays more
+/// specific than the type alone within a batch too.
+///
+/// `@unchecked Sendable`: filled while the batch is built, on one thread, and read there.
+final class BatchNamedBindings: @unchecked Sendable {
+  /// Per value type and name, the newest rule the batch made: a binding's, or `nil` for a rejection.
+  private var replays: [ObjectIdentifier: [String: (@Sendable (InjectionRules) -> Void)?]] = [:]
+
+  /// Notes a named binding's rule, or (`nil`) that the name was rejected in the batch.
+  func note(_ replay: (@Sendable (InjectionRules) -> Void)?, for type: Any.Type, name: String) {
+    replays[ObjectIdentifier(type), default: [:]][name] = .some(replay)
+  }
+
+  /// Whether the batch bound or rejected `type` named `name`.
+  func hasNoted(_ type: Any.Type, named name: String) -> Bool {
+    replays[ObjectIdentifier(type)]?[name] != nil
+  }
+
+  /// The named bindings of `type` the batch made (not those it rejected), by name.
+  func replays(of type: Any.Type) -> [@Sendable (InjectionRules) -> Void] {
+    (replays[ObjectIdentifier(type)] ?? [:]).sorted { $0.key < $1.key }.compactMap(\.value)
+  }
+}
+
+/// The batch's ``BatchNamedBindings``, made on first use.
+enum BatchNamedBindingsKey: RuleOptionKey {
+  static var defaultValue: BatchNamedBindings? { nil }
+}
+
+extension InjectionRules {
+  /// The named bindings recorded into this batch so far.
+  var namedBindings: BatchNamedBindings {
+    if let known = self[BatchNamedBindingsKey.self] { return known }
+    let made = BatchNamedBindings()
+    self[BatchNamedBindingsKey.self] = made
+    return made
+  }
 }
 
 /// The module whose `configure` is recording into a batch (set by ``Injection/addModule(_:)``).
