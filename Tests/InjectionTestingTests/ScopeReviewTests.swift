@@ -406,3 +406,45 @@ private final class EndRaceHost: @unchecked Sendable {  // marked properties are
   #expect(host.token == nil)
   #expect(EndRaceHost().token == nil)
 }
+
+private final class FakeableDependency: Sendable {
+  let isFake: Bool
+  init(isFake: Bool) { self.isFake = isFake }
+}
+private final class SingletonService: Sendable {
+  let dependency: FakeableDependency
+  init(_ dependency: FakeableDependency) { self.dependency = dependency }
+}
+private final class SharedService: Sendable {
+  let dependency: FakeableDependency
+  init(_ dependency: FakeableDependency) { self.dependency = dependency }
+}
+private final class SingletonServiceHost: @unchecked Sendable {  // marked properties only
+  @Inject var service: SingletonService
+  @Inject var shared: SharedService
+  @Inject var dependency: FakeableDependency
+}
+
+// The process's singleton and shared value, first made inside a test's scope from its fake: they stay in
+// the scope, and the process's are made from the process's bindings (process-wide bindings of types only
+// this test uses).
+@Test func aProcessSingletonFirstMadeInsideAScopeFromItsOverridesStaysInTheScope() throws {
+  try Injection.inject(FakeableDependency.self).value(FakeableDependency(isFake: false))
+  try Injection.inject(SingletonService.self).singleton { resolver in
+    SingletonService(try resolver.resolve(FakeableDependency.self))
+  }
+  try Injection.inject(SharedService.self).shared { SharedService(SingletonServiceHost().dependency) }
+  try Injection.withOverrides({ lets in
+    try lets.inject(FakeableDependency.self).value(FakeableDependency(isFake: true))
+  }) {
+    let inScope = try Injection.resolve(SingletonService.self)
+    #expect(inScope.dependency.isFake)
+    #expect(try Injection.resolve(SingletonService.self) === inScope)  // a singleton within the scope
+    #expect(SingletonServiceHost().service === inScope)
+    #expect(SingletonServiceHost().shared.dependency.isFake)
+    #expect(SingletonServiceHost().shared === SingletonServiceHost().shared)
+  }
+  #expect(try !Injection.resolve(SingletonService.self).dependency.isFake)
+  #expect(!SingletonServiceHost().service.dependency.isFake)
+  #expect(!SingletonServiceHost().shared.dependency.isFake)
+}

@@ -46,6 +46,7 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       return try build(arguments)
     case .singleton, .eagerSingleton, .weakShared:
       if let value = keptValue() { return value }
+      if let value = scopeKeptValue() { return value }
       // Checked before waiting for the build lock: this thread building it already would wait for itself,
       // and a thread building it that waits (through others, perhaps) for this one would wait forever.
       let id = ObjectIdentifier(self)
@@ -55,12 +56,23 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
         ResolutionChain.holds(id)
         defer { ResolutionChain.released(id) }
         if let value = keptValue() { return value }
-        let value = try build(arguments)
+        if let value = scopeKeptValue() { return value }
+        let (value, dependsOnScope) = try Injection.makeShared { try build(arguments) }
         builds += 1
+        // Built from an override scope's bindings (a test's fake, say): the value stays in that scope, and
+        // the process's is built later, outside, from the process's bindings.
+        if dependsOnScope { return Injection.keepInScope(value, for: self) as? Value ?? value }
         kept.withLock { $0 = lifetime == .weakShared ? .weak(WeakReference(value as AnyObject)) : .value(value) }
         return value
       }
     }
+  }
+
+  /// The value the calling task's override scope keeps for this binding, if any.
+  private func scopeKeptValue() -> Value? {
+    // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
+    guard let kept = Injection.scopeKeptValue(for: self) else { return nil }
+    return kept as? Value
   }
 
   /// The value kept for the binding's lifetime, if there is one now.

@@ -97,7 +97,10 @@ enum DetachedProperties {
     }
     let entry = entry(of: markerType, named: name)
     if let scope {
-      return RuleLog.shared.withCommitLock { scope.plannedInjection(for: entry.property, log: $0) }
+      let (injection, fromScope) = RuleLog.shared.withCommitLock { scope.plannedDecision(for: entry.property, log: $0) }
+      // What is built from a scope's injection depends on the scope (see `Injection.makeShared(_:)`).
+      if fromScope { scope.dependencyReads.add(1, ordering: .relaxed) }
+      return injection
     }
     // The version only changes under the commit lock, and a commit records its rules before releasing
     // it: a decision made holding the lock belongs to the version read there.

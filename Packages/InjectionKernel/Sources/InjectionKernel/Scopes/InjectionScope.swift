@@ -68,6 +68,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   private var overriddenSlots: [InjectionSlot] = []
   /// Values that fills created inside the scope from its overrides, per instance and slot.
   private var filled: [FilledKey: FilledValue] = [:]
+  /// Shared values (a ``SharedValue``'s, a container's singleton) created inside the scope from its
+  /// overrides, by the identity of the object standing for the value; it is held weakly, so a value is
+  /// never found for another object at the same address.
+  private var shared: [ObjectIdentifier: FilledValue] = [:]
   /// The size of `filled` at which entries of deallocated instances are dropped (amortized: doubles with
   /// the live entries).
   private var purgeThreshold = 64
@@ -113,12 +117,13 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       return lock.withLock {
         defer {
           filled = [:]
+          shared = [:]
           states = [:]
           decisions = [:]
           decisionsVersion += 1  // a decision being computed now is not cached
           overriddenSlots = []
         }
-        return [filled, states, decisions, rules]
+        return [filled, shared, states, decisions, rules]
       }
     }
     _ = released  // released here, outside every kernel lock: a value's deinit may read properties
@@ -188,13 +193,56 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// The injection this scope and its parents give `property`, or the process's when none selects it
   /// (commit lock held; for planning a commit inside the scope).
   func plannedInjection(for property: PropertyDescriptor, log: RuleLog) -> AnyPropertyInjection? {
+    plannedDecision(for: property, log: log).injection
+  }
+
+  /// ``plannedInjection(for:log:)``, and whether a scope's rule decided it.
+  func plannedDecision(for property: PropertyDescriptor, log: RuleLog)
+    -> (injection: AnyPropertyInjection?, fromScope: Bool)
+  {
     var scope: InjectionScope? = liveSelfOrParent
     while let candidate = scope {
-      if case .some(let decided) = candidate.ruleDecision(for: property) { return decided }
+      if case .some(let decided) = candidate.ruleDecision(for: property) { return (decided, true) }
       scope = candidate.liveParent
     }
-    if let slot = SlotRegistry.shared.existingSlot(for: property) { return slot.currentInjection }
-    return log.injection(for: property)
+    if let slot = SlotRegistry.shared.existingSlot(for: property) { return (slot.currentInjection, false) }
+    return (log.injection(for: property), false)
+  }
+
+  // MARK: Shared values made from overrides
+
+  /// The shared value this scope or an enclosing one keeps for `owner`, if any (counted as a read that
+  /// depends on the scope: it was made from its overrides).
+  func sharedValue(for owner: AnyObject) -> Any? {
+    let id = ObjectIdentifier(owner)
+    var scope: InjectionScope? = self
+    while let candidate = scope {
+      let kept = candidate.lock.withLock { () -> Any? in
+        guard let entry = candidate.shared[id], entry.owner === owner else { return nil }
+        return entry.value
+      }
+      if let kept {
+        dependencyReads.add(1, ordering: .relaxed)
+        return kept
+      }
+      scope = candidate.liveParent
+    }
+    return nil
+  }
+
+  /// Keeps `value` for `owner` in this scope, unless a value is kept already (then returns that one); an
+  /// ended scope keeps nothing.
+  func keepSharedValue(_ value: Any, for owner: AnyObject) -> Any {
+    let id = ObjectIdentifier(owner)
+    var released: Any?  // an earlier object's value at the same address, released after the lock
+    let kept = lock.withLock { () -> Any in
+      if let entry = shared[id], entry.owner === owner, let kept = entry.value { return kept }
+      guard isLive.load(ordering: .acquiring) else { return value }
+      released = shared.updateValue(FilledValue(owner: owner, value: value), forKey: id)
+      return value
+    }
+    _ = released
+    return kept
   }
 
   /// The first non-nil answer of `decide` over the rules of this scope and its enclosing ones, newest

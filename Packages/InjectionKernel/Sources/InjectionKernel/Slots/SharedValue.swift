@@ -29,7 +29,9 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     self.onReentry = onReentry
   }
 
-  /// The value, created now if this is the first use.
+  /// The value, created now if this is the first use. A value created inside an override scope from
+  /// its overrides stays in that scope (``Injection/keepInScope(_:for:)``): the process's value is
+  /// created later, outside, from the process's.
   public func get() -> Value {
     if creator.load(ordering: .relaxed) == Self.currentThread {
       if let onReentry { return onReentry() }
@@ -37,11 +39,14 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
         "A shared \(Injection.typeName(Value.self)) was read while it was being created, on the same thread: "
           + "its creation needs itself (a cycle).")
     }
+    // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
+    if let kept = Injection.scopeKeptValue(for: self), let value = kept as? Value { return value }
     return lock.withLock {
       if let value { return value }
       creator.store(Self.currentThread, ordering: .relaxed)
       defer { creator.store(0, ordering: .relaxed) }
-      let created = create()
+      let (created, dependsOnScope) = Injection.makeShared(create)
+      if dependsOnScope { return Injection.keepInScope(created, for: self) as? Value ?? created }
       value = created
       return created
     }

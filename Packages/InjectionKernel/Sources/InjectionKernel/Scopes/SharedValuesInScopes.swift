@@ -1,0 +1,35 @@
+/// Values a plugin shares between instances or requests — a container's singleton, a ``SharedValue`` —
+/// made inside an override scope: one that depends on the scope's overrides stays in the scope, as a
+/// fill's value does, instead of becoming the process's for every task.
+extension Injection {
+  /// Runs `make` and tells whether what it made depends on the calling task's override scope: it read a
+  /// scope's injection, a scope's copy of a ``ScopedState``, or a value a scope keeps. Outside scopes it
+  /// never does. Another task of the same scope reading its overrides meanwhile also counts, so the
+  /// answer errs towards keeping a value in the scope.
+  ///
+  /// ```swift
+  /// let (value, dependsOnScope) = try Injection.makeShared { try factory(resolver) }
+  /// if dependsOnScope { return Injection.keepInScope(value, for: binding) as! Value }
+  /// ```
+  public static func makeShared<Value>(_ make: () throws -> Value) rethrows -> (value: Value, dependsOnScope: Bool) {
+    guard InjectionScope.anyActive, let scope = InjectionScope.current else { return (try make(), false) }
+    let before = scope.dependencyReads.load(ordering: .acquiring)
+    let value = try make()
+    return (value, scope.dependencyReads.load(ordering: .acquiring) != before)
+  }
+
+  /// The value the calling task's override scope (or an enclosing one) keeps for `owner` — the object
+  /// standing for one shared value — if any.
+  public static func scopeKeptValue(for owner: AnyObject) -> Any? {
+    guard InjectionScope.anyActive, let scope = InjectionScope.current else { return nil }
+    return scope.sharedValue(for: owner)
+  }
+
+  /// Keeps `value` for `owner` in the calling task's innermost override scope, until the scope ends,
+  /// and returns the value kept: `value`, or one another task of the scope kept first. Outside scopes
+  /// (or in an ended one) nothing is kept and `value` is returned.
+  public static func keepInScope(_ value: Any, for owner: AnyObject) -> Any {
+    guard InjectionScope.anyActive, let scope = InjectionScope.current else { return value }
+    return scope.keepSharedValue(value, for: owner)
+  }
+}
