@@ -24,6 +24,10 @@ private final class ScopedProblemSettings {
   @Defaults var level = 0
 }
 
+private final class InheritedProblemSettings {
+  @Defaults var level = 0
+}
+
 private final class UnencodableSettings {
   @ArchivedDefaults var value = Refusing(refuse: false)
 }
@@ -117,6 +121,25 @@ private final class UnencodableSettings {
         let line = Injection.report().split(separator: "\n").first { $0.contains("ScopedProblemSettings.level") }
         #expect(line?.hasSuffix("key \"level\" in InMemoryDefaultsStore") == true)
       }
+    }
+  }
+
+  @Test func aScopeHearsAboutItsOwnStoresProblemAfterTheProcessMetTheSameOne() throws {
+    // The process's store holds bad data and the problem is reported there; a scope's own store holding
+    // the same bad data is another store: its handler hears about it.
+    try Injection.withOverrides({ lets in
+      lets.injectDefaults(in: InheritedProblemSettings.self, store: { _ in InMemoryDefaultsStore(["level": "bad"]) })
+    }) {
+      #expect(InheritedProblemSettings().level == 0)  // reported in this (outer) scope
+      let heard = LockedState(0)
+      try Injection.withOverrides({ lets in
+        lets.useDefaultsStore(InMemoryDefaultsStore(["level": "bad"]))
+        lets.onDefaultsProblem { _ in heard.withLock { $0 += 1 } }
+      }) {
+        #expect(InheritedProblemSettings().level == 0)
+        #expect(InheritedProblemSettings().level == 0)
+      }
+      #expect(heard.value == 1)
     }
   }
 }

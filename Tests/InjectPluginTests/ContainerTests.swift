@@ -100,6 +100,24 @@ private final class NamedStoreHost: @unchecked Sendable {  // marked properties 
   @Inject var main: NamedStore
 }
 
+// MARK: A cycle through a property read on another thread
+
+private final class ReadCycleStart: Sendable {
+  static let bothBuilding = Atomic<Int>(0)
+}
+private final class ReadCycleA: Sendable {
+  let other: ReadCycleB?
+  init(_ other: ReadCycleB?) { self.other = other }
+}
+private final class ReadCycleB: Sendable {
+  let other: ReadCycleA?
+  init(_ other: ReadCycleA?) { self.other = other }
+}
+private final class ReadCycleHost: @unchecked Sendable {  // marked properties only
+  @Inject var a: ReadCycleA
+  @Inject var b: ReadCycleB
+}
+
 // MARK: Circular singletons
 
 private final class Husband: @unchecked Sendable {  // marked properties only
@@ -361,6 +379,43 @@ private struct Point: Drawable {}
     let x = try Injection.resolve(ThreadCycleX.self)
     let y = try Injection.resolve(ThreadCycleY.self)
     #expect(x.other === y || y.other === x)
+  }
+
+  // As above, one side reading an @Inject property, whose shared value asks the binding. The resolving
+  // side closes the cycle (it asks last) and throws; had the reading side closed it, the read would stop
+  // with the chain — either way nobody waits forever. In a child process: a stop would end the test run.
+  @Test func singletonsNeedingEachOtherThroughAPropertyReadOnTwoThreadsDoNotWaitForever() async {
+    await #expect(processExitsWith: .success) {
+      let errors = LockedState<[ResolutionError]>([])
+      let meetTheOtherFactory: @Sendable () -> Void = {
+        ReadCycleStart.bothBuilding.add(1, ordering: .acquiringAndReleasing)
+        let deadline = Date().addingTimeInterval(5)
+        while ReadCycleStart.bothBuilding.load(ordering: .acquiring) < 2, Date() < deadline { usleep(100) }
+      }
+      try Injection.inject(ReadCycleA.self).singleton { resolver in
+        meetTheOtherFactory()
+        usleep(300_000)  // the reading thread waits for this value first
+        do { return ReadCycleA(try resolver.resolve(ReadCycleB.self)) } catch {
+          if let error = error as? ResolutionError { errors.withLock { $0.append(error) } }
+          return ReadCycleA(nil)
+        }
+      }
+      try Injection.inject(ReadCycleB.self).singleton { _ in
+        meetTheOtherFactory()
+        return ReadCycleB(ReadCycleHost().a)
+      }
+      let done = DispatchGroup()
+      let reads: [@Sendable () -> Void] = [{ _ = ReadCycleHost().a }, { _ = try? Injection.resolve(ReadCycleB.self) }]
+      for read in reads {
+        done.enter()
+        Thread {
+          read()
+          done.leave()
+        }.start()
+      }
+      precondition(done.wait(timeout: .now() + 30) == .success, "the two threads waited for each other")
+      precondition(errors.value.count == 1, "one cycle error: \(errors.value)")
+    }
   }
 
   @Test func anInstanceMappingIsReturnedUnchanged() throws {

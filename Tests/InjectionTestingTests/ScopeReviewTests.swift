@@ -448,3 +448,47 @@ private final class SingletonServiceHost: @unchecked Sendable {  // marked prope
   #expect(!SingletonServiceHost().service.dependency.isFake)
   #expect(!SingletonServiceHost().shared.dependency.isFake)
 }
+
+private final class ScopeFirstDependency: Sendable {
+  let isFake: Bool
+  init(isFake: Bool) { self.isFake = isFake }
+}
+private final class ScopeFirstService: Sendable {
+  let dependency: ScopeFirstDependency
+  init(_ dependency: ScopeFirstDependency) { self.dependency = dependency }
+}
+private final class ScopeWeakShared: Sendable {
+  let isFake: Bool
+  init(isFake: Bool) { self.isFake = isFake }
+}
+
+// Inside the scope, the singleton made from its fake stays the scope's even after the process builds its
+// own; a weak-shared value made from the scope's overrides lives only while someone holds it.
+@Test func aScopesSingletonStaysItsOwnAfterTheProcessBuildsOneAndWeakSharedStaysWeak() async throws {
+  try Injection.inject(ScopeFirstDependency.self).value(ScopeFirstDependency(isFake: false))
+  try Injection.inject(ScopeFirstService.self).singleton { resolver in
+    ScopeFirstService(try resolver.resolve(ScopeFirstDependency.self))
+  }
+  try Injection.inject(ScopeWeakShared.self).weakShared { resolver in
+    ScopeWeakShared(isFake: try resolver.resolve(ScopeFirstDependency.self).isFake)
+  }
+  try await Injection.withOverrides({ lets in
+    try lets.inject(ScopeFirstDependency.self).value(ScopeFirstDependency(isFake: true))
+  }) {
+    let inScope = try Injection.resolve(ScopeFirstService.self)
+    #expect(inScope.dependency.isFake)
+    let outside = try await Task.detached { try Injection.resolve(ScopeFirstService.self) }.value
+    #expect(!outside.dependency.isFake)
+    #expect(try Injection.resolve(ScopeFirstService.self) === inScope)
+
+    weak var released: ScopeWeakShared?
+    do {
+      let held = try Injection.resolve(ScopeWeakShared.self)
+      #expect(held.isFake)
+      #expect(try Injection.resolve(ScopeWeakShared.self) === held)  // shared while held
+      released = held
+    }
+    #expect(released == nil)  // the scope does not keep it alive
+    #expect(try Injection.resolve(ScopeWeakShared.self).isFake)  // made again
+  }
+}

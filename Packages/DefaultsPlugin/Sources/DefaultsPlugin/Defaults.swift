@@ -146,8 +146,10 @@ public enum DefaultsPlugin: InjectionPlugin {
   static let storeOverride = ScopedState<(any DefaultsStore)?>(nil)
   /// Who hears about bad stored data (see ``InjectionRules/onDefaultsProblem(_:)``).
   static let problemHandler = ScopedState<(@Sendable (DefaultsProblem) -> Void)?>(nil)
-  /// The problem reported last for each property, so that one is reported once until it changes or goes
-  /// away. Scoped like the store and the handler: an override scope reports its own store's problems to
-  /// its own handler, and its reports list them.
-  static let lastProblems = ScopedState<[PropertyDescriptor: DefaultsProblem]>([:])
+  /// The problem reported last for each property, and the store it was found in, so that one is reported
+  /// once until it changes or goes away. Scoped like the store and the handler: an override scope reports
+  /// its own store's problems to its own handler (a problem met in another store — the process's, say —
+  /// is new to it), and its reports list them.
+  static let lastProblems = ScopedState<[PropertyDescriptor: (problem: DefaultsProblem, store: ObjectIdentifier)]>(
+    [:])
 }

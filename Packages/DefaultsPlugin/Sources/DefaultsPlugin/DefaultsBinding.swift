@@ -37,7 +37,7 @@ final class DefaultsBinding<Value>: Sendable {
       clearProblem()
       return value
     case .problem(let kind):
-      report(DefaultsProblem(property: property.description, key: key, store: store.name, kind: kind))
+      report(DefaultsProblem(property: property.description, key: key, store: store.name, kind: kind), in: store)
       return original.get(storage)
     }
   }
@@ -52,8 +52,9 @@ final class DefaultsBinding<Value>: Sendable {
     case .remove: store.removeObject(forKey: key)
     case .failure(let reason):
       report(
-        DefaultsProblem(property: property.description, key: key, store: store.name, kind: .unencodable(reason: reason))
-      )
+        DefaultsProblem(
+          property: property.description, key: key, store: store.name, kind: .unencodable(reason: reason)),
+        in: store)
       return
     }
     if declaration?.options.contains(.synchronized) == true { store.synchronize() }
@@ -66,16 +67,21 @@ final class DefaultsBinding<Value>: Sendable {
     let declaration = Injection.declarationArguments(of: property) as? DefaultsDeclaration
     var note = "key \"\(key(declaration))\" in \(store.name)"
     if declaration?.options.contains(.synchronized) == true { note += ", synchronized" }
-    if let problem = DefaultsPlugin.lastProblems.value[property] { note += "; \(problem.reason)" }
+    if let last = DefaultsPlugin.lastProblems.value[property], last.store == ObjectIdentifier(store) {
+      note += "; \(last.problem.reason)"
+    }
     return note
   }
 
-  /// Reports `problem` to the handler unless it is the one reported last for the property — in the
-  /// calling task's override scope, which has its own store and handler, or in the process.
-  private func report(_ problem: DefaultsProblem) {
+  /// Reports `problem`, found in `store`, to the handler unless it is the one reported last for the
+  /// property in that store — in the calling task's override scope, which has its own store and handler,
+  /// or in the process.
+  private func report(_ problem: DefaultsProblem, in store: any DefaultsStore) {
+    let storeID = ObjectIdentifier(store)
     let isNew = DefaultsPlugin.lastProblems.update { last in
-      defer { last[property] = problem }
-      return last[property] != problem
+      defer { last[property] = (problem, storeID) }
+      guard let previous = last[property] else { return true }
+      return previous.problem != problem || previous.store != storeID
     }
     if isNew { DefaultsPlugin.problemHandler.value?(problem) }
   }

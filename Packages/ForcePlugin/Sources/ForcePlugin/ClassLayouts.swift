@@ -76,8 +76,8 @@ final class ClassLayouts: Sendable {
         return FillableField(
           property: property, access: nil,
           refusal: .type(
-            "a field of a function type, a concrete metatype or a tuple of them holds its value in a form of its "
-              + "own, which a value of unknown type cannot be written into"))
+            "a field of a function type, of a non-class type's metatype or of a tuple of them holds its value in a "
+              + "form of its own, which a value of unknown type cannot be written into"))
       }
       if let wrapped = Injection.wrappedType(ofOptional: type) {
         return FillableField(property: property, access: optionalAccess(wrapped, offset: offset), refusal: nil)

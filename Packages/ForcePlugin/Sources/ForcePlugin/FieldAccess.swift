@@ -24,22 +24,26 @@ import InjectionKernel
 /// that type holds, so that `StrongField` / `OptionalField` may write it. Not so for:
 /// - function types: a field holds a function at the abstraction its declared type gives it, a value in
 ///   an `Any` (and in generic code) holds it at the most general one — different calling conventions;
-/// - concrete metatypes (`Int.Type`): a field holds them thin, in no bytes at all, a value in an `Any`
-///   thick (a pointer); inside an optional they are thick, as in an `Any`;
+/// - metatypes of non-class types (`Int.Type`, `Int.Type?`): a field holds them thin — no bytes, or the
+///   optional's tag byte alone — a value in an `Any` thick (a pointer). A class's metatype is thick in
+///   both (a subclass's metadata may stand for it);
 /// - tuples with such elements (a tuple's elements are laid out like fields).
 ///
-/// Layout relied on (swift/ABI/Metadata.h, MetadataValues.h): the first word of a type's metadata is its
-/// kind for non-class types — 0x302 function, 0x304 metatype, 0x301 tuple, 0x202 optional; a tuple's
-/// metadata continues with its element count (word 1), its labels (word 2), then one (type, offset) pair
-/// of words per element from word 3.
-func hasGenericRepresentation(_ type: Any.Type, inOptional: Bool = false) -> Bool {
+/// Layout relied on (swift/ABI/Metadata.h, MetadataValues.h): the first word of a non-class type's
+/// metadata is its kind — 0x302 function, 0x304 metatype, 0x301 tuple, 0x202 optional; a Swift class's
+/// metadata starts with kind 0 without Objective-C interop (Linux) and with its isa pointer (above 0x7FF)
+/// with it; an Objective-C class wrapper's kind is 0x305 and a foreign class's 0x203. A metatype's metadata holds its instance type at word 1; a tuple's holds its
+/// element count (word 1), its labels (word 2), then one (type, offset) pair of words per element.
+func hasGenericRepresentation(_ type: Any.Type) -> Bool {
   let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
   switch metadata.load(as: UInt.self) {
   case 0x302: return false
-  case 0x304: return inOptional
+  case 0x304:
+    let instance = metadata.load(fromByteOffset: 8, as: UnsafeRawPointer.self).load(as: UInt.self)
+    return instance == 0 || instance > 0x7FF || instance == 0x305 || instance == 0x203
   case 0x202:
     guard let wrapped = Injection.wrappedType(ofOptional: type) else { return true }
-    return hasGenericRepresentation(wrapped, inOptional: true)
+    return hasGenericRepresentation(wrapped)
   case 0x301:
     let count = metadata.load(fromByteOffset: 8, as: Int.self)
     return (0..<count).allSatisfy { index in

@@ -50,7 +50,9 @@ extension InjectSelection where Value: Sendable {
     let binding = ContainerBinding(lifetime, display: bindingDisplay, make: make)
     let kind = lifetime == .eagerSingleton ? "eager singleton" : "singleton"
     let injection = PropertyInjection<Value>(
-      read: .shared(SharedValue({ binding.valueForRead() }, onReentry: { binding.valueForRead() })),
+      // Created outside the shared value's lock: the binding builds once under its own, where a wait is
+      // seen by the container's cycle check (across threads too).
+      read: .shared(SharedValue(onceElsewhere: { binding.valueForRead() })),
       summary: "\(kind) \(Injection.typeName(Value.self))")
     BindingRegistry.register(binding, for: injection)
     return try apply(

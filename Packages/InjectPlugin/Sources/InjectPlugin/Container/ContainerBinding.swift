@@ -45,8 +45,10 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
     case .provider:
       return try build(arguments)
     case .singleton, .eagerSingleton, .weakShared:
-      if let value = keptValue() { return value }
+      // The scope's value first: one made from the scope's overrides stays the scope's, whatever the
+      // process has built since.
       if let value = scopeKeptValue() { return value }
+      if let value = keptValue() { return value }
       // Checked before waiting for the build lock: this thread building it already would wait for itself,
       // and a thread building it that waits (through others, perhaps) for this one would wait forever.
       let id = ObjectIdentifier(self)
@@ -55,23 +57,31 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       return try building.withLock { builds in
         ResolutionChain.holds(id)
         defer { ResolutionChain.released(id) }
-        if let value = keptValue() { return value }
         if let value = scopeKeptValue() { return value }
+        if let value = keptValue() { return value }
         let (value, dependsOnScope) = try Injection.makeShared { try build(arguments) }
         builds += 1
-        // Built from an override scope's bindings (a test's fake, say): the value stays in that scope, and
-        // the process's is built later, outside, from the process's bindings.
-        if dependsOnScope { return Injection.keepInScope(value, for: self) as? Value ?? value }
+        // Built from an override scope's bindings (a test's fake, say): the value stays in that scope (weakly
+        // for weak-shared), and the process's is built later, outside, from the process's bindings.
+        if dependsOnScope {
+          guard lifetime == .weakShared else { return Injection.keepInScope(value, for: self) as? Value ?? value }
+          let kept = Injection.keepInScope(WeakReference(value as AnyObject), for: self) {
+            ($0 as? WeakReference)?.object == nil
+          }
+          return (kept as? WeakReference)?.object as? Value ?? value
+        }
         kept.withLock { $0 = lifetime == .weakShared ? .weak(WeakReference(value as AnyObject)) : .value(value) }
         return value
       }
     }
   }
 
-  /// The value the calling task's override scope keeps for this binding, if any.
+  /// The value the calling task's override scope keeps for this binding, if any (for weak-shared, while
+  /// its object lives).
   private func scopeKeptValue() -> Value? {
     // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
     guard let kept = Injection.scopeKeptValue(for: self) else { return nil }
+    if let reference = kept as? WeakReference { return reference.object as? Value }
     return kept as? Value
   }
 

@@ -230,13 +230,13 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     return nil
   }
 
-  /// Keeps `value` for `owner` in this scope, unless a value is kept already (then returns that one); an
-  /// ended scope keeps nothing.
-  func keepSharedValue(_ value: Any, for owner: AnyObject) -> Any {
+  /// Keeps `value` for `owner` in this scope, unless a value `isStale` accepts is kept already (then
+  /// returns that one); an ended scope keeps nothing.
+  func keepSharedValue(_ value: Any, for owner: AnyObject, replacing isStale: (Any) -> Bool) -> Any {
     let id = ObjectIdentifier(owner)
-    var released: Any?  // an earlier object's value at the same address, released after the lock
+    var released: Any?  // an earlier object's or a stale value, released after the lock
     let kept = lock.withLock { () -> Any in
-      if let entry = shared[id], entry.owner === owner, let kept = entry.value { return kept }
+      if let entry = shared[id], entry.owner === owner, let kept = entry.value, !isStale(kept) { return kept }
       guard isLive.load(ordering: .acquiring) else { return value }
       released = shared.updateValue(FilledValue(owner: owner, value: value), forKey: id)
       return value

@@ -26,10 +26,13 @@ extension Injection {
   }
 
   /// Keeps `value` for `owner` in the calling task's innermost override scope, until the scope ends,
-  /// and returns the value kept: `value`, or one another task of the scope kept first. Outside scopes
-  /// (or in an ended one) nothing is kept and `value` is returned.
-  public static func keepInScope(_ value: Any, for owner: AnyObject) -> Any {
+  /// and returns the value kept: `value`, or one another task of the scope kept first unless `isStale`
+  /// says that one is no longer good (a weak reference whose object is gone). Outside scopes (or in an
+  /// ended one) nothing is kept and `value` is returned.
+  public static func keepInScope(_ value: Any, for owner: AnyObject, replacing isStale: (Any) -> Bool = { _ in false })
+    -> Any
+  {
     guard InjectionScope.anyActive, let scope = InjectionScope.current else { return value }
-    return scope.keepSharedValue(value, for: owner)
+    return scope.keepSharedValue(value, for: owner, replacing: isStale)
   }
 }

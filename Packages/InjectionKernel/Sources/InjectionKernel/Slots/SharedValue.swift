@@ -22,11 +22,25 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   /// The thread creating the value (`pthread_self()` bits), 0 when none is.
   private let creator = Atomic<UInt>(0)
 
+  /// Whether `create` runs outside `lock` (see ``init(onceElsewhere:)``).
+  private let createsOutsideLock: Bool
+
   /// A shared value that `create` builds on first use; `onReentry` answers a read made from inside
   /// `create` on its own thread (a plugin that tracks what it is building reports the cycle there).
   public init(_ create: @escaping @Sendable () -> Value, onReentry: (@Sendable () -> Value)? = nil) {
     self.create = create
     self.onReentry = onReentry
+    createsOutsideLock = false
+  }
+
+  /// A shared value whose creation already happens once elsewhere — a container's singleton, built under
+  /// the container's own lock, which `create` returns to every caller. `create` runs outside this value's
+  /// lock, so a thread waiting for that creation waits in the container, which can see a cycle through
+  /// several threads; the first value stored is the one every read gets.
+  public init(onceElsewhere create: @escaping @Sendable () -> Value) {
+    self.create = create
+    onReentry = nil
+    createsOutsideLock = true
   }
 
   /// The value, created now if this is the first use. A value created inside an override scope from
@@ -41,6 +55,16 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     }
     // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
     if let kept = Injection.scopeKeptValue(for: self), let value = kept as? Value { return value }
+    if createsOutsideLock {
+      if let value = lock.withLock({ value }) { return value }
+      let (created, dependsOnScope) = Injection.makeShared(create)
+      if dependsOnScope { return Injection.keepInScope(created, for: self) as? Value ?? created }
+      return lock.withLock {
+        if let value { return value }
+        value = created
+        return created
+      }
+    }
     return lock.withLock {
       if let value { return value }
       creator.store(Self.currentThread, ordering: .relaxed)
