@@ -27,6 +27,11 @@ private final class SharedNameB {
   @Defaults var username: String?
 }
 
+private final class CompletenessSettings {
+  @Defaults("completeness.count") var count = 0
+  @Defaults var note: String?
+}
+
 @Suite struct DefaultsTests {
   /// DeluxeInjection's testDefaults: keys absent at first, writes land under the property names, `nil`
   /// removes them.
@@ -88,5 +93,14 @@ private final class SharedNameB {
     try Injection.injectDefaults(in: SharedNameA.self, SharedNameB.self, store: { _ in store })
     SharedNameA().username = "kim"
     #expect(SharedNameB().username == "kim")
+  }
+
+  @Test func aCompletenessCheckDoesNotListDefaultsPropertiesThatReadTheirInitialValue() throws {
+    // A @Defaults property always holds its initial value (or is optional): a read never stops.
+    let dry = try Injection.imperativeDryRun { lets in lets.checkCompleteness(in: CompletenessSettings.self) }
+    #expect(dry.missing.isEmpty)
+    #expect(dry.error == nil)
+    try Injection.imperative { lets in lets.checkCompleteness(in: CompletenessSettings.self) }
+    #expect(CompletenessSettings().count == 0)
   }
 }

@@ -95,4 +95,8 @@ public struct ArchivedDefaults<Value: Codable>: MarkedPropertyWrapper {
 
   /// How to turn the property on.
   public static func injectionHint(for property: PropertyDescriptor) -> String { "Injection.injectDefaults()" }
+
+  /// `true`: a declaration gives an initial value (or is optional), which a read returns until the
+  /// property is turned on — a completeness check never lists it as missing.
+  public static var propertiesAlwaysHoldAValue: Bool { true }
 }

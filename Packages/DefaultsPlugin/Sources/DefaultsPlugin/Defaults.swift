@@ -104,6 +104,10 @@ public struct Defaults<Value>: MarkedPropertyWrapper {
 
   /// How to turn the property on.
   public static func injectionHint(for property: PropertyDescriptor) -> String { "Injection.injectDefaults()" }
+
+  /// `true`: a declaration gives an initial value (or is optional), which a read returns until the
+  /// property is turned on — a completeness check never lists it as missing.
+  public static var propertiesAlwaysHoldAValue: Bool { true }
 }
 
 /// What a `@Defaults` or `@ArchivedDefaults` declaration says about its property (the same for every

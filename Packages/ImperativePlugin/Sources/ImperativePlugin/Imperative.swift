@@ -230,8 +230,10 @@ struct CompletenessFindings {
     }
     func line(_ text: String, _ plugin: PluginID?) -> String { "\(text) (\(plugin?.name ?? "unmarked"))" }
     let generic = plan.emptyGenericProperties.filter(scope.includes)
+    // A property whose marker always gives it a value of its own (`@Defaults`) never stops a read.
+    let stopping = plan.emptyProperties.filter { !$0.isOptional && $0.markerType?.propertiesAlwaysHoldAValue != true }
     missing =
-      (plan.emptyProperties.filter { !$0.isOptional }.map { line($0.description, $0.plugin) }
+      (stopping.map { line($0.description, $0.plugin) }
       + generic.filter { !$0.isOptional }.map { line($0.description, $0.plugin) }).sorted()
     emptyOptionals =
       (plan.emptyProperties.filter(\.isOptional).map { line($0.description, $0.plugin) }

@@ -24,9 +24,17 @@ public protocol InjectionMarker: SendableMetatype {
   ///
   /// For example `"Injection.inject(Settings.self)"`.
   static func injectionHint(for property: PropertyDescriptor) -> String
+
+  /// Whether every property of this marker holds a value of its own without an injection — its
+  /// declarations must give an initial value (or be optional) — so that a read never stops for want of
+  /// one: completeness checks do not list such properties as missing. `false` by default.
+  static var propertiesAlwaysHoldAValue: Bool { get }
 }
 
 extension InjectionMarker {
+  /// `false`: a property of this marker may have nothing to return until it is injected.
+  public static var propertiesAlwaysHoldAValue: Bool { false }
+
   /// The declared value type, type-erased.
   public static var valueType: Any.Type { Value.self }
 
