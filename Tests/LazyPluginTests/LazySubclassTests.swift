@@ -1,3 +1,4 @@
+import ImperativePlugin
 import InjectionKernel
 import LazyPlugin
 import Testing
@@ -17,6 +18,11 @@ private class LazyBase {
 private final class LazySub: LazyBase {}
 private final class LazyOther: LazyBase {}
 
+private class FactoryOrderBase {
+  @Lazy var log: [String]
+}
+private final class FactoryOrderSub: FactoryOrderBase {}
+
 @Suite struct LazySubclassTests {
   @Test func aSubclassFactoryCreatesTheSubclassesValuesOnly() throws {
     let lets = InjectionRules()
@@ -34,5 +40,16 @@ private final class LazyOther: LazyBase {}
     try Injection.commit(reject)
     #expect(LazySub().label.text == "base")  // the base's factory shows through
     #expect(sub.label.text == "sub")  // a created value stays the instance's
+  }
+
+  @Test func aSubclassesFactoryBuildsItsInstancesWhenTheTurnOnComesAfterIt() throws {
+    // The README's order: factories first, then the verb that turns the properties on.
+    try Injection.imperative { lets in
+      lets.checkCompleteness(in: FactoryOrderBase.self)
+      lets.lazy([String].self).declared(in: FactoryOrderSub.self).create { _ in ["sub"] }
+      lets.injectLazy(in: FactoryOrderBase.self)
+    }
+    #expect(FactoryOrderSub().log == ["sub"])
+    #expect(FactoryOrderBase().log == [])  // LazyConstructible: the base builds its own
   }
 }

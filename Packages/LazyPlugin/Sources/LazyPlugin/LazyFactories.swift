@@ -103,7 +103,7 @@ final class LazyMaker<Value>: Sendable {
 
   /// A new value for the property of `target`.
   func make(for target: AnyObject) -> Value {
-    if let make = choice.make() { return value(from: make, for: target) }
+    if let make = choice.make(for: target) { return value(from: make, for: target) }
     return constructed()
   }
 
@@ -128,20 +128,27 @@ final class LazyMaker<Value>: Sendable {
 final class LazyFactoryChoice: Sendable {
   private let property: PropertyDescriptor
   /// Only the factory's closure is cached: a creation copies it out under the lock, and copying the
-  /// whole factory (its scope, a selection) cost more than the lock.
-  private let cache = LockedState<(version: Int, make: (@Sendable (AnyObject) -> Any)?)>((-1, nil))
+  /// whole factory (its scope, a selection) cost more than the lock. By the instance's class: a factory
+  /// given for a subclass applies to its instances whichever rule turned the property on.
+  private let cache = LockedState<[ObjectIdentifier: (version: Int, make: (@Sendable (AnyObject) -> Any)?)]>([:])
 
   init(property: PropertyDescriptor) { self.property = property }
 
-  /// The closure of the factory that applies now, `nil` if none does.
-  func make() -> (@Sendable (AnyObject) -> Any)? {
-    if LazyFactories.shared.isOverridden { return LazyFactories.shared.factory(for: property)?.make }
+  /// The closure of the factory that applies now to `target`'s property (as `target`'s class sees it),
+  /// `nil` if none does.
+  func make(for target: AnyObject) -> (@Sendable (AnyObject) -> Any)? {
+    let cls: AnyClass = type(of: target)
+    if LazyFactories.shared.isOverridden { return LazyFactories.shared.factory(for: seen(from: cls))?.make }
     let version = LazyFactories.shared.version
-    return cache.withLock { cached -> (@Sendable (AnyObject) -> Any)? in
-      if cached.version == version { return cached.make }
-      let found = LazyFactories.shared.factory(for: property)?.make
-      cached = (version, found)
-      return found
-    }
+    let id = ObjectIdentifier(cls)
+    if let cached = cache.withLock({ $0[id] }), cached.version == version { return cached.make }
+    let found = LazyFactories.shared.factory(for: seen(from: cls))?.make  // outside the lock: it reads rules
+    cache.withLock { $0[id] = (version, found) }
+    return found
+  }
+
+  /// The property as instances of `cls` see it: its view from `cls` when `cls` inherits it.
+  private func seen(from cls: AnyClass) -> PropertyDescriptor {
+    cls == property.viewingClass ? property : property.viewed(from: cls) ?? property
   }
 }
