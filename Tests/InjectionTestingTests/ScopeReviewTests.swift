@@ -492,3 +492,55 @@ private final class ScopeWeakShared: Sendable {
     #expect(try Injection.resolve(ScopeWeakShared.self).isFake)  // made again
   }
 }
+
+private final class ConsistentDependency: Sendable {
+  let isFake: Bool
+  init(isFake: Bool) { self.isFake = isFake }
+}
+private final class ConsistentService: Sendable {
+  let dependency: ConsistentDependency
+  init(_ dependency: ConsistentDependency) { self.dependency = dependency }
+}
+private final class ConsistentWeakShared: Sendable {
+  let isFake: Bool
+  init(isFake: Bool) { self.isFake = isFake }
+}
+private final class ConsistentHost: @unchecked Sendable {  // marked properties only
+  @Inject var service: ConsistentService
+  @Inject var maybeService: ConsistentService?
+}
+
+// Reads and resolves inside the scope keep agreeing on the scope's value after the process makes its
+// own (the fast path, which does not look for scopes, is not given the process's value meanwhile); a
+// weak-shared value of the scope that died is made again from the scope's overrides.
+@Test func aScopesReadsAndResolvesAgreeAfterTheProcessMakesItsOwnValue() async throws {
+  try Injection.inject(ConsistentDependency.self).value(ConsistentDependency(isFake: false))
+  try Injection.inject(ConsistentService.self).singleton { resolver in
+    ConsistentService(try resolver.resolve(ConsistentDependency.self))
+  }
+  try Injection.inject(ConsistentWeakShared.self).weakShared { resolver in
+    ConsistentWeakShared(isFake: try resolver.resolve(ConsistentDependency.self).isFake)
+  }
+  try await Injection.withOverrides({ lets in
+    try lets.inject(ConsistentDependency.self).value(ConsistentDependency(isFake: true))
+  }) {
+    let fake = try Injection.resolve(ConsistentService.self)
+    #expect(fake.dependency.isFake)
+    #expect(ConsistentHost().service === fake)
+    #expect(ConsistentHost().maybeService === fake)
+    let real = await Task.detached {
+      (ConsistentHost().service, ConsistentHost().service, ConsistentHost().maybeService)
+    }.value
+    #expect(!real.0.dependency.isFake && real.1 === real.0 && real.2 === real.0)
+    #expect(ConsistentHost().service === fake)
+    #expect(ConsistentHost().maybeService === fake)
+    #expect(try Injection.resolve(ConsistentService.self) === fake)
+
+    do { _ = try Injection.resolve(ConsistentWeakShared.self) }  // made from the fake, then released
+    let held = try await Task.detached { try Injection.resolve(ConsistentWeakShared.self) }.value
+    #expect(!held.isFake)
+    #expect(try Injection.resolve(ConsistentWeakShared.self).isFake)  // made again in the scope
+    withExtendedLifetime(held) {}
+  }
+  #expect(!ConsistentHost().service.dependency.isFake)  // the process's, once the scope ended
+}

@@ -43,17 +43,18 @@ public struct ArchivedDefaults<Value: Codable>: MarkedPropertyWrapper {
   }
 
   /// An optional property without an initial value: reads return `nil` while the key is absent.
-  public init(
+  public init<Wrapped>(
     _ key: String? = nil, _ options: DefaultsOptions = [], fileID: StaticString = #fileID, line: UInt = #line,
     column: UInt = #column
-  ) where Value: ExpressibleByNilLiteral {
+  ) where Value == Wrapped? {
     storage = MarkedStorage(fileID: fileID, line: line, column: column)
     declaration = DefaultsDeclaration(key: key, options: options)
   }
 
   /// An optional property stored under its name with `options`.
-  public init(_ options: DefaultsOptions, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column)
-  where Value: ExpressibleByNilLiteral {
+  public init<Wrapped>(
+    _ options: DefaultsOptions, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) where Value == Wrapped? {
     self.init(nil, options, fileID: fileID, line: line, column: column)
   }
 

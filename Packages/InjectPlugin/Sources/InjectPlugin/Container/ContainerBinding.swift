@@ -46,9 +46,12 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       return try build(arguments)
     case .singleton, .eagerSingleton, .weakShared:
       // The scope's value first: one made from the scope's overrides stays the scope's, whatever the
-      // process has built since.
-      if let value = scopeKeptValue() { return value }
-      if let value = keptValue() { return value }
+      // process has built since (a weak-shared one that died is made again in the scope).
+      switch scopeKept() {
+      case .value(let value): return value
+      case .gone: break
+      case .none: if let value = keptValue() { return value }
+      }
       // Checked before waiting for the build lock: this thread building it already would wait for itself,
       // and a thread building it that waits (through others, perhaps) for this one would wait forever.
       let id = ObjectIdentifier(self)
@@ -57,8 +60,9 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       return try building.withLock { builds in
         ResolutionChain.holds(id)
         defer { ResolutionChain.released(id) }
-        if let value = scopeKeptValue() { return value }
-        if let value = keptValue() { return value }
+        let inScope = scopeKept()
+        if case .value(let value) = inScope { return value }
+        if case .none = inScope, let value = keptValue() { return value }
         let (value, dependsOnScope) = try Injection.makeShared { try build(arguments) }
         builds += 1
         // Built from an override scope's bindings (a test's fake, say): the value stays in that scope (weakly
@@ -76,13 +80,24 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
     }
   }
 
-  /// The value the calling task's override scope keeps for this binding, if any (for weak-shared, while
-  /// its object lives).
-  private func scopeKeptValue() -> Value? {
+  /// What the calling task's override scope keeps for this binding.
+  private enum ScopeKept {
+    /// Nothing: the process's value applies.
+    case none
+    /// A weak-shared value made from the scope's overrides that died: the scope makes a new one.
+    case gone
+    case value(Value)
+  }
+
+  private func scopeKept() -> ScopeKept {
     // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
-    guard let kept = Injection.scopeKeptValue(for: self) else { return nil }
-    if let reference = kept as? WeakReference { return reference.object as? Value }
-    return kept as? Value
+    guard let kept = Injection.scopeKeptValue(for: self) else { return .none }
+    if let reference = kept as? WeakReference {
+      guard let value = reference.object as? Value else { return .gone }
+      return .value(value)
+    }
+    guard let value = kept as? Value else { return .none }
+    return .value(value)
   }
 
   /// The value kept for the binding's lifetime, if there is one now.

@@ -115,6 +115,8 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       Self.activeCount.subtract(1, ordering: .acquiringAndReleasing)
       let rules = rulesLock.withLock { self.rules.removeAll() }
       return lock.withLock {
+        // The owners this scope kept values for: fast reads may serve their process values again.
+        for entry in shared.values { (entry.owner as? any ScopeKeptValueOwner)?.scopeStoppedKeeping() }
         defer {
           filled = [:]
           shared = [:]
@@ -234,11 +236,13 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// returns that one); an ended scope keeps nothing.
   func keepSharedValue(_ value: Any, for owner: AnyObject, replacing isStale: (Any) -> Bool) -> Any {
     let id = ObjectIdentifier(owner)
-    var released: Any?  // an earlier object's or a stale value, released after the lock
+    var released: FilledValue?  // an earlier object's or a stale value, released after the lock
     let kept = lock.withLock { () -> Any in
       if let entry = shared[id], entry.owner === owner, let kept = entry.value, !isStale(kept) { return kept }
       guard isLive.load(ordering: .acquiring) else { return value }
       released = shared.updateValue(FilledValue(owner: owner, value: value), forKey: id)
+      // Counted under the lock (an atomic add, no other lock), as `end()` counts the stop under it.
+      if released?.owner !== owner { (owner as? any ScopeKeptValueOwner)?.scopeStartedKeeping() }
       return value
     }
     _ = released

@@ -36,3 +36,11 @@ extension Injection {
     return scope.keepSharedValue(value, for: owner, replacing: isStale)
   }
 }
+
+/// An object standing for a shared value that override scopes may keep values for (see
+/// ``Injection/keepInScope(_:for:replacing:)``): told when a scope starts keeping one for it and when that
+/// scope ends.
+protocol ScopeKeptValueOwner: AnyObject {
+  func scopeStartedKeeping()
+  func scopeStoppedKeeping()
+}

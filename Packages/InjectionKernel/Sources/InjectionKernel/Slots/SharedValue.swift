@@ -24,6 +24,10 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
 
   /// Whether `create` runs outside `lock` (see ``init(onceElsewhere:)``).
   private let createsOutsideLock: Bool
+  /// How many live override scopes keep a value of their own for this one (made from their overrides):
+  /// while any does, the process's value is not published to the read fast path, which does not look
+  /// for scopes — those scopes' reads take the slow path and find their own.
+  private let scopesKeeping = Atomic<Int>(0)
 
   /// A shared value that `create` builds on first use; `onReentry` answers a read made from inside
   /// `create` on its own thread (a plugin that tracks what it is building reports the cycle there).
@@ -44,7 +48,7 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   }
 
   /// The value, created now if this is the first use. A value created inside an override scope from
-  /// its overrides stays in that scope (``Injection/keepInScope(_:for:)``): the process's value is
+  /// its overrides stays in that scope (``Injection/keepInScope(_:for:replacing:)``): the process's value is
   /// created later, outside, from the process's.
   public func get() -> Value {
     if creator.load(ordering: .relaxed) == Self.currentThread {
@@ -79,8 +83,12 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   /// Whether the value has been created.
   public var isCreated: Bool { lock.withLock { value != nil } }
 
-  /// The value if it has been created, without creating it.
-  @usableFromInline var createdValue: Value? { lock.withLock { value } }
+  /// The value if it has been created, without creating it; `nil` while an override scope keeps a value
+  /// of its own for this one (this is what slots publish to fast reads).
+  @usableFromInline var createdValue: Value? {
+    guard scopesKeeping.load(ordering: .acquiring) == 0 else { return nil }
+    return lock.withLock { value }
+  }
 
   private static var currentThread: UInt {
     #if canImport(Darwin)
@@ -89,4 +97,9 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
       UInt(pthread_self())
     #endif
   }
+}
+
+extension SharedValue: ScopeKeptValueOwner {
+  func scopeStartedKeeping() { scopesKeeping.add(1, ordering: .acquiringAndReleasing) }
+  func scopeStoppedKeeping() { scopesKeeping.subtract(1, ordering: .acquiringAndReleasing) }
 }
