@@ -114,7 +114,9 @@ struct MarkedPropertyStorage<Value> {
     case .shared(let shared):
       if let stored = storedValue { return stored }
       let value = shared.get()  // outside every kernel lock: the factory may read other properties
-      if let served, served.fallback == nil { slot.refreshAnswer(replacing: served) }
+      // Republished only when the new answer would serve the value: not while an override scope keeps a
+      // value of its own for it (`createdValue` is `nil` then), or every read would retire an answer.
+      if let served, served.fallback == nil, shared.createdValue != nil { slot.refreshAnswer(replacing: served) }
       return value
     case .getter(let getter):
       return read(object, through: getter, original: original)
