@@ -544,3 +544,37 @@ private final class ConsistentHost: @unchecked Sendable {  // marked properties 
   }
   #expect(!ConsistentHost().service.dependency.isFake)  // the process's, once the scope ended
 }
+
+private final class OrderDependency: Sendable {
+  let isFake: Bool
+  init(isFake: Bool) { self.isFake = isFake }
+}
+private final class OrderService: Sendable {
+  let dependency: OrderDependency
+  init(_ dependency: OrderDependency) { self.dependency = dependency }
+}
+private final class OrderHost: @unchecked Sendable {  // marked properties only
+  @Inject var service: OrderService
+  @Inject var maybeService: OrderService?
+}
+
+// The other order: the scope resolves first (its value is kept for the binding), then the process reads
+// the properties (making and caching its own), then the scope reads them: it still gets its own.
+@Test func aScopesReadsGetItsOwnValueAfterTheProcessReadTheProperties() async throws {
+  try Injection.inject(OrderDependency.self).value(OrderDependency(isFake: false))
+  try Injection.inject(OrderService.self).singleton { resolver in
+    OrderService(try resolver.resolve(OrderDependency.self))
+  }
+  let fakeDependency: (InjectionRules) throws -> Void = { lets in
+    try lets.inject(OrderDependency.self).value(OrderDependency(isFake: true))
+  }
+  try await Injection.withOverrides(fakeDependency) {
+    let fake = try Injection.resolve(OrderService.self)
+    let real = await Task.detached { (OrderHost().service, OrderHost().maybeService, OrderHost().service) }.value
+    #expect(!real.0.dependency.isFake && real.1 === real.0 && real.2 === real.0)
+    #expect(OrderHost().service === fake)
+    #expect(OrderHost().maybeService === fake)
+  }
+  #expect(!OrderHost().service.dependency.isFake)
+  #expect(OrderHost().maybeService?.dependency.isFake == false)
+}

@@ -52,7 +52,7 @@ extension InjectSelection where Value: Sendable {
     let injection = PropertyInjection<Value>(
       // Created outside the shared value's lock: the binding builds once under its own, where a wait is
       // seen by the container's cycle check (across threads too).
-      read: .shared(SharedValue(onceElsewhere: { binding.valueForRead() })),
+      read: .shared(SharedValue(onceElsewhere: { binding.valueForRead() }, keptElsewhere: { binding.isKeptByAScope })),
       summary: "\(kind) \(Injection.typeName(Value.self))")
     BindingRegistry.register(binding, for: injection)
     return try apply(

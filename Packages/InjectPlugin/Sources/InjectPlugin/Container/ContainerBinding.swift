@@ -1,4 +1,5 @@
 import InjectionKernel
+import Synchronization
 
 /// How long a value a binding builds lives.
 enum BindingLifetime: Sendable {
@@ -26,6 +27,8 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
   /// locked briefly, so a reentrant resolve on the building thread reaches the cycle check. It counts the
   /// builds (real state: the thread sanitizer reports contended sections of a `LockedState<Void>`).
   private let building = LockedState<Int>(0)
+  /// How many live override scopes keep a value of their own for this binding.
+  private let scopesKeeping = Atomic<Int>(0)
 
   private enum Kept {
     case none
@@ -79,6 +82,10 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       }
     }
   }
+
+  /// Whether an override scope keeps a value of its own for this binding now: its `@Inject` properties'
+  /// shared value then publishes nothing to fast reads.
+  var isKeptByAScope: Bool { scopesKeeping.load(ordering: .acquiring) > 0 }
 
   /// What the calling task's override scope keeps for this binding.
   private enum ScopeKept {
@@ -185,4 +192,11 @@ enum BindingRegistry {
       return entry.binding
     }
   }
+}
+
+extension ContainerBinding: ScopeKeptValueOwner {
+  /// Counts a scope keeping a value of its own for this binding.
+  func scopeStartedKeeping() { scopesKeeping.add(1, ordering: .acquiringAndReleasing) }
+  /// Counts that scope's end.
+  func scopeStoppedKeeping() { scopesKeeping.subtract(1, ordering: .acquiringAndReleasing) }
 }

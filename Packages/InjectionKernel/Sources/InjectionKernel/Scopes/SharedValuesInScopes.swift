@@ -37,10 +37,13 @@ extension Injection {
   }
 }
 
-/// An object standing for a shared value that override scopes may keep values for (see
+/// An object standing for a shared value that override scopes may keep values of their own for (see
 /// ``Injection/keepInScope(_:for:replacing:)``): told when a scope starts keeping one for it and when that
-/// scope ends.
-protocol ScopeKeptValueOwner: AnyObject {
+/// scope ends, so that it can count them — and, while any does, not hand its process value to what does
+/// not look for scopes (a slot's published answer).
+public protocol ScopeKeptValueOwner: AnyObject {
+  /// A scope kept a value for this owner (called once per scope).
   func scopeStartedKeeping()
+  /// A scope that kept a value for this owner ended.
   func scopeStoppedKeeping()
 }

@@ -92,7 +92,8 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
       // Every `Value?` property reads the one shared value, which `shared` makes once: created outside this
       // wrapper's own lock, so that a wait for it is only ever `shared`'s (a container sees its waits).
       return PropertyInjection<Value?>(
-        read: .shared(SharedValue(onceElsewhere: { shared.get() })), summary: summary, wrapping: self)
+        read: .shared(SharedValue(onceElsewhere: { shared.get() }, keptElsewhere: { shared.isKeptByAScope })),
+        summary: summary, wrapping: self)
     case .fill(let factory, let once):
       return PropertyInjection<Value?>(read: .fill({ factory($0) }, once: once), summary: summary, wrapping: self)
     case .getter, .original: return nil

@@ -22,8 +22,10 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   /// The thread creating the value (`pthread_self()` bits), 0 when none is.
   private let creator = Atomic<UInt>(0)
 
-  /// Whether `create` runs outside `lock` (see ``init(onceElsewhere:)``).
+  /// Whether `create` runs outside `lock` (see ``init(onceElsewhere:keptElsewhere:)``).
   private let createsOutsideLock: Bool
+  /// Whether the source `create` asks keeps a value of its own for some override scope now.
+  private let keptElsewhere: (@Sendable () -> Bool)?
   /// How many live override scopes keep a value of their own for this one (made from their overrides):
   /// while any does, the process's value is not published to the read fast path, which does not look
   /// for scopes — those scopes' reads take the slow path and find their own.
@@ -35,16 +37,22 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     self.create = create
     self.onReentry = onReentry
     createsOutsideLock = false
+    keptElsewhere = nil
   }
 
   /// A shared value whose creation already happens once elsewhere — a container's singleton, built under
   /// the container's own lock, which `create` returns to every caller. `create` runs outside this value's
   /// lock, so a thread waiting for that creation waits in the container, which can see a cycle through
-  /// several threads; the first value stored is the one every read gets.
-  public init(onceElsewhere create: @escaping @Sendable () -> Value) {
+  /// several threads; the first value stored is the one every read outside override scopes gets.
+  ///
+  /// Inside a scope every read asks `create`: the source knows the scope's own value. `keptElsewhere`
+  /// tells whether the source keeps a value for some scope now; meanwhile this one's value is not
+  /// published to fast reads (which do not look for scopes).
+  public init(onceElsewhere create: @escaping @Sendable () -> Value, keptElsewhere: @escaping @Sendable () -> Bool) {
     self.create = create
     onReentry = nil
     createsOutsideLock = true
+    self.keptElsewhere = keptElsewhere
   }
 
   /// The value, created now if this is the first use. A value created inside an override scope from
@@ -60,9 +68,10 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
     if let kept = Injection.scopeKeptValue(for: self), let value = kept as? Value { return value }
     if createsOutsideLock {
+      // In a scope the source decides (it keeps the scope's own value); outside, its value is cached.
+      if InjectionScope.anyActive, InjectionScope.current != nil { return create() }
       if let value = lock.withLock({ value }) { return value }
-      let (created, dependsOnScope) = Injection.makeShared(create)
-      if dependsOnScope { return Injection.keepInScope(created, for: self) as? Value ?? created }
+      let created = create()
       return lock.withLock {
         if let value { return value }
         value = created
@@ -83,10 +92,15 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   /// Whether the value has been created.
   public var isCreated: Bool { lock.withLock { value != nil } }
 
+  /// Whether an override scope keeps a value of its own for this one, or for the source it asks.
+  public var isKeptByAScope: Bool {
+    scopesKeeping.load(ordering: .acquiring) > 0 || keptElsewhere?() == true
+  }
+
   /// The value if it has been created, without creating it; `nil` while an override scope keeps a value
-  /// of its own for this one (this is what slots publish to fast reads).
+  /// of its own for this one or its source (this is what slots publish to fast reads).
   @usableFromInline var createdValue: Value? {
-    guard scopesKeeping.load(ordering: .acquiring) == 0 else { return nil }
+    guard !isKeptByAScope else { return nil }
     return lock.withLock { value }
   }
 
@@ -100,6 +114,8 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
 }
 
 extension SharedValue: ScopeKeptValueOwner {
-  func scopeStartedKeeping() { scopesKeeping.add(1, ordering: .acquiringAndReleasing) }
-  func scopeStoppedKeeping() { scopesKeeping.subtract(1, ordering: .acquiringAndReleasing) }
+  /// Counts a scope keeping a value of its own for this one.
+  public func scopeStartedKeeping() { scopesKeeping.add(1, ordering: .acquiringAndReleasing) }
+  /// Counts that scope's end.
+  public func scopeStoppedKeeping() { scopesKeeping.subtract(1, ordering: .acquiringAndReleasing) }
 }
