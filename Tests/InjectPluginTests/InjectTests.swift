@@ -119,6 +119,17 @@ private final class IdentityLog: @unchecked Sendable {  // `seen` is guarded by 
   var distinct: Int { lock.withLock { seen.count } }
 }
 
+private final class CyclingShared: Sendable {
+  let note: String
+  init(_ note: String) { self.note = note }
+}
+private final class CyclingHostA: @unchecked Sendable {  // marked properties only
+  @Inject var shared: CyclingShared
+}
+private final class CyclingHostB: @unchecked Sendable {  // marked properties only
+  @Inject var shared: CyclingShared
+}
+
 @Suite struct InjectTests {
   @Test func valueReachesExistingInstancesAndPerInstanceSetWins() throws {
     let existing = ValueHost()
@@ -289,5 +300,16 @@ private final class IdentityLog: @unchecked Sendable {  // `seen` is guarded by 
     }
     #expect(torn.count == 0)
     #expect(hosts[0].pair.left == 2000)
+  }
+
+  @Test func aSharedValueWhoseFactoryReadsAnotherClassesPropertyOfItStopsWithTheCycle() async {
+    // The factory reads the same injection through another class, whose first read builds that class's
+    // answer: it stops naming the cycle (before, it waited forever for its own creation's lock).
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(CyclingShared.self).shared { CyclingShared(CyclingHostB().shared.note) }
+      _ = CyclingHostA().shared
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("was read while it was being created, on the same thread"))
   }
 }

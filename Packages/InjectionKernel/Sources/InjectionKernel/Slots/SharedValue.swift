@@ -100,8 +100,14 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   /// The value if it has been created, without creating it; `nil` while an override scope keeps a value
   /// of its own for this one or its source (this is what slots publish to fast reads).
   @usableFromInline var createdValue: Value? {
-    guard !isKeptByAScope else { return nil }
-    return lock.withLock { value }
+    // Asked from inside this value's own creation (its factory reads a property with the same injection,
+    // whose answer is being built): no value yet, and the lock is this thread's — the read's slow path
+    // then reports the cycle.
+    if creator.load(ordering: .relaxed) == Self.currentThread { return nil }
+    // The value first, then the count: a scope keeps its own value before the process's is stored (under
+    // this lock, or under the source's build lock), so whoever sees the process's value sees the count.
+    guard let value = lock.withLock({ value }) else { return nil }
+    return isKeptByAScope ? nil : value
   }
 
   private static var currentThread: UInt {
