@@ -172,36 +172,30 @@ struct CompletenessScope: RuleOptionKey {
     }
   }
 
-  /// The scope's classes and modules that name no marked property (the scope's own test: declared in
-  /// the class, a superclass or a subclass; a class of the module, generic ones included), as the errors
-  /// to throw. Near misses of a module are the modules with marked properties whose names are close.
+  /// The scope's classes and modules that name no marked property (the scope's own test, `membership()`,
+  /// for each alone; for a module, its generic classes count too), as the errors to throw. Near misses of
+  /// a module are the modules with marked properties whose names are close.
   func partsMatchingNothing() -> [InjectionError] {
     guard isEnabled, !classes.isEmpty || !modules.isEmpty else { return [] }
     let properties = Injection.markedProperties()
+    let genericClasses = Injection.genericClassesWithMarkedProperties
     var mistakes: [InjectionError] = []
-    for cls in classes {
-      let lineage = Set(Self.lineage(of: cls).map(ObjectIdentifier.init))
-      let matches = properties.contains { property in
-        lineage.contains(ObjectIdentifier(property.declaringClass))
-          || Self.lineage(of: property.declaringClass).contains { $0 == cls }
-      }
-      if !matches {
-        mistakes.append(
-          .selectionMatchesNothing(
-            selection: "the completeness scope's class \(Injection.typeName(cls)) (it declares, inherits and "
-              + "passes on no marked property)", nearMisses: []))
-      }
+    for cls in classes where !properties.contains(where: CompletenessScope(classes: [cls]).membership()) {
+      mistakes.append(
+        .selectionMatchesNothing(
+          selection: "the completeness scope's class \(Injection.typeName(cls)) (it declares, inherits and "
+            + "passes on no marked property)", nearMisses: []))
     }
-    guard !modules.isEmpty else { return mistakes }
-    var markedPerModule: [String: Int] = [:]
-    for className in properties.map(\.className) + Injection.genericClassesWithMarkedProperties {
-      markedPerModule[String(className.prefix { $0 != "." }), default: 0] += 1
-    }
-    for module in modules where markedPerModule[module] == nil {
+    for module in modules
+    where !properties.contains(where: CompletenessScope(modules: [module]).membership())
+      && !genericClasses.contains(where: { $0.hasPrefix(module + ".") })
+    {
+      let modulesWithMarked = Set(
+        (properties.map(\.className) + genericClasses).map { String($0.prefix { $0 != "." }) })
       mistakes.append(
         .selectionMatchesNothing(
           selection: "the completeness scope's module \"\(module)\"",
-          nearMisses: markedPerModule.keys.filter { Injection.isNearMiss(module, of: $0) }.sorted()
+          nearMisses: modulesWithMarked.filter { Injection.isNearMiss(module, of: $0) }.sorted()
             .map { "module \"\($0)\" has marked properties: select checkCompleteness(inModules: \"\($0)\")" }))
     }
     return mistakes

@@ -48,13 +48,7 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
     case .provider:
       return try build(arguments)
     case .singleton, .eagerSingleton, .weakShared:
-      // The scope's value first: one made from the scope's overrides stays the scope's, whatever the
-      // process has built since (a weak-shared one that died is made again in the scope).
-      switch scopeKept() {
-      case .value(let value): return value
-      case .gone: break
-      case .none: if let value = keptValue() { return value }
-      }
+      if let value = existingValue() { return value }
       // Checked before waiting for the build lock: this thread building it already would wait for itself,
       // and a thread building it that waits (through others, perhaps) for this one would wait forever.
       let id = ObjectIdentifier(self)
@@ -63,9 +57,7 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       return try building.withLock { builds in
         ResolutionChain.holds(id)
         defer { ResolutionChain.released(id) }
-        let inScope = scopeKept()
-        if case .value(let value) = inScope { return value }
-        if case .none = inScope, let value = keptValue() { return value }
+        if let value = existingValue() { return value }
         let (value, dependsOnScope) = try Injection.makeShared { try build(arguments) }
         builds += 1
         // Built from an override scope's bindings (a test's fake, say): the value stays in that scope (weakly
@@ -86,6 +78,17 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
   /// Whether an override scope keeps a value of its own for this binding now: its `@Inject` properties'
   /// shared value then publishes nothing to fast reads.
   var isKeptByAScope: Bool { scopesKeeping.load(ordering: .acquiring) > 0 }
+
+  /// The value the calling task gets without a build: its override scope's first — one made from the
+  /// scope's overrides stays the scope's, whatever the process has built since, and a weak-shared one
+  /// that died is made again in the scope — else the process's.
+  private func existingValue() -> Value? {
+    switch scopeKept() {
+    case .value(let value): value
+    case .gone: nil
+    case .none: keptValue()
+    }
+  }
 
   /// What the calling task's override scope keeps for this binding.
   private enum ScopeKept {

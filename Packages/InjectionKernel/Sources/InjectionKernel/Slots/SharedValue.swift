@@ -22,9 +22,8 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   /// The thread creating the value (`pthread_self()` bits), 0 when none is.
   private let creator = Atomic<UInt>(0)
 
-  /// Whether `create` runs outside `lock` (see ``init(onceElsewhere:keptElsewhere:)``).
-  private let createsOutsideLock: Bool
-  /// Whether the source `create` asks keeps a value of its own for some override scope now.
+  /// For a value made once elsewhere (see ``init(onceElsewhere:keptElsewhere:)``, whose `create` runs
+  /// outside `lock`): whether the source `create` asks keeps a value of its own for some scope now.
   private let keptElsewhere: (@Sendable () -> Bool)?
   /// How many live override scopes keep a value of their own for this one (made from their overrides):
   /// while any does, the process's value is not published to the read fast path, which does not look
@@ -36,7 +35,6 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   public init(_ create: @escaping @Sendable () -> Value, onReentry: (@Sendable () -> Value)? = nil) {
     self.create = create
     self.onReentry = onReentry
-    createsOutsideLock = false
     keptElsewhere = nil
   }
 
@@ -51,7 +49,6 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   public init(onceElsewhere create: @escaping @Sendable () -> Value, keptElsewhere: @escaping @Sendable () -> Bool) {
     self.create = create
     onReentry = nil
-    createsOutsideLock = true
     self.keptElsewhere = keptElsewhere
   }
 
@@ -65,10 +62,9 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
         "A shared \(Injection.typeName(Value.self)) was read while it was being created, on the same thread: "
           + "its creation needs itself (a cycle).")
     }
-    // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
-    if let kept = Injection.scopeKeptValue(for: self), let value = kept as? Value { return value }
-    if createsOutsideLock {
-      // In a scope the source decides (it keeps the scope's own value); outside, its value is cached.
+    if keptElsewhere != nil {
+      // Made once elsewhere: in a scope the source decides (it keeps the scope's own value); outside, its
+      // value is cached.
       if InjectionScope.anyActive, InjectionScope.current != nil { return create() }
       if let value = lock.withLock({ value }) { return value }
       let created = create()
@@ -78,6 +74,8 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
         return created
       }
     }
+    // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
+    if let kept = Injection.scopeKeptValue(for: self), let value = kept as? Value { return value }
     return lock.withLock {
       if let value { return value }
       creator.store(Self.currentThread, ordering: .relaxed)
