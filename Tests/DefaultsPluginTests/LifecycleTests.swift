@@ -25,6 +25,10 @@ private final class SynchronizedSettings {
   @Defaults var lazyWrite: String?
 }
 
+private final class KeyedBeforeUseSettings {
+  @Defaults("ui.keyedVolume") var volume = 0.5
+}
+
 private final class NoDefaultsHere {
   var plain = 0
 }
@@ -75,6 +79,24 @@ private final class NoDefaultsHere {
       Injection.report().split(separator: "\n").contains(
         "DefaultsPluginTests.ImperativeSettings.count: Swift.Int <- defaults (Defaults) — key \"imperative.count\" "
           + "in InMemoryDefaultsStore"))
+  }
+
+  @Test func theReportSaysADeclaredKeyIsNotKnownUntilAnInstanceIsUsed() throws {
+    let store = InMemoryDefaultsStore()
+    try Injection.injectDefaults(in: KeyedBeforeUseSettings.self, store: { _ in store })
+    func line() -> Substring? {
+      Injection.report().split(separator: "\n").first { $0.contains("KeyedBeforeUseSettings.volume") }
+    }
+    // The declaration's key comes from an instance's wrapper: before one is used, the report must not
+    // present the property's name as the key.
+    #expect(
+      line()?.hasSuffix(
+        "key \"volume\" unless the declaration names one (known once an instance is used) in InMemoryDefaultsStore")
+        == true, "\(String(describing: line()))")
+    KeyedBeforeUseSettings().volume = 0.8
+    #expect(store.object(forKey: "ui.keyedVolume") as? Double == 0.8)
+    #expect(
+      line()?.hasSuffix("key \"ui.keyedVolume\" in InMemoryDefaultsStore") == true, "\(String(describing: line()))")
   }
 
   @Test func theSynchronizedOptionWritesThroughToDiskAtOnce() throws {

@@ -126,23 +126,43 @@ private final class MixedHost {
     let host = WeakHost()
     do {
       let service = Service(id: 5)
-      try injector.forceInject(in: WeakHost.self) { $0.name == "delegate" ? .provider { service } : .skip }
+      try injector.forceInject(in: WeakHost.self) { $0.name == "delegate" ? .value(service) : .skip }
       try injector.fill(host)
       #expect(host.delegate === service)
-      injector.forceRejectAll()
+      injector.forceRejectAll()  // the rule held the value
     }
     #expect(host.delegate == nil)  // the field did not keep it alive
     let property = try #require(Injection.storedProperties(of: WeakHost.self).first { $0.name == "delegate" })
     #expect(Injection.referenceOwnership(of: property) == .weak)
   }
 
-  @Test func providerValueInAWeakFieldIsNotKeptAlive() throws {
+  @Test func weakFieldRefusesAProvidersOwnerlessValue() throws {
     let injector = ForceInjector()
     try injector.forceInject(in: WeakHost.self) { $0.name == "delegate" ? .provider { Service() } : .skip }
     let host = WeakHost()
-    let report = try injector.fill(host)
-    #expect(report.injectedNames == ["delegate"])
-    #expect(host.delegate == nil)
+    let kept = Service(id: 7)
+    host.delegate = kept
+    // The new value would die as soon as it was written, and the fill would report it injected.
+    #expect {
+      try injector.fill(host)
+    } throws: { error in
+      guard case ForceError.unsupportedOwnership(let property, let ownership, _) = error else { return false }
+      return ownership == .weak
+        && property.hasSuffix("WeakHost.delegate: Swift.Optional<\(Injection.typeName(Service.self))>")
+    }
+    #expect(host.delegate === kept)  // a fill that throws writes nothing
+  }
+
+  @Test func serviceBoxSkipsAProvidersOwnerlessValueForAWeakField() {
+    let box = ServiceBox(name: "weakFieldBox")
+    box.register("delegate") { Service() }
+    let host = WeakHost()
+    let report = box.fill(host)
+    #expect(report.injectedNames.isEmpty)
+    guard case .unsupportedOwnership(.weak, _)? = report.skipped.first(where: { $0.name == "delegate" })?.reason else {
+      Issue.record("expected the weak field to be skipped, got \(report.skipped)")
+      return
+    }
   }
 
   @Test func unownedFieldsDoNotRetain() throws {

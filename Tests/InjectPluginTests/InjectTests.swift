@@ -70,6 +70,15 @@ private final class WeakHost: @unchecked Sendable {  // marked properties are at
   @Inject var delegate: Delegate?
 }
 
+private protocol Coach: AnyObject, Sendable {}
+private final class HeadCoach: Coach {}
+private final class NotACoach: Sendable {}
+
+private final class WeakMismatchHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var coach: (any Coach)?
+  @Inject var count: Int?
+}
+
 private final class MismatchHost {
   @Inject var number: Int
   @Inject var text: String
@@ -210,6 +219,27 @@ private final class CyclingHostB: @unchecked Sendable {  // marked properties on
     delegate = nil
     #expect(observer == nil)
     #expect(host.delegate == nil)
+  }
+
+  @Test func aWeakObjectOfTheWrongTypeIsRefusedAtTheCall() throws {
+    let wrong = NotACoach()
+    for attempt in [
+      { try Injection.inject((any Coach)?.self).declared(in: WeakMismatchHost.self).weak(wrong) },
+      { try Injection.inject(Int?.self).declared(in: WeakMismatchHost.self).weak(wrong) },
+    ] as [() throws -> InjectionPlan?] {
+      #expect {
+        _ = try attempt()
+      } throws: { error in
+        guard case InjectionError.typeMismatch(_, _, let given) = error else { return false }
+        return given == Injection.typeName(NotACoach.self)
+      }
+    }
+    #expect(!Injection.isInjected(WeakMismatchHost.self, "coach"))
+    #expect(!Injection.isInjected(WeakMismatchHost.self, "count"))
+    // An object of a conforming class is taken, behind the existential.
+    let coach = HeadCoach()
+    try Injection.inject((any Coach)?.self).declared(in: WeakMismatchHost.self).weak(coach)
+    #expect(WeakMismatchHost().coach === coach)
   }
 
   @Test func aWriteRacingReadsOfOneInstanceReturnsTheOldOrTheNewValue() throws {

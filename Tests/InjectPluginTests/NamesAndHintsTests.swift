@@ -25,6 +25,11 @@ private final class NamesMismatchHost {
 fileprivate struct FilePrivateValue: Sendable {}
 
 /// Read by the exit test only: nothing is ever injected into `port`.
+/// Read by the exit test only.
+private final class GetterStopHost {
+  @Inject var timeout: Int
+}
+
 private final class StopHost {
   @Inject var port: Int
 }
@@ -61,8 +66,9 @@ private final class StopHost {
       (error as? InjectionError)?.description
         == "Cannot inject Swift.Int into InjectPluginTests.NamesOptionalMismatchHost.retries: "
         + "Swift.Optional<Swift.Int>: the property holds Swift.Optional<Swift.Int>, an optional of it. Inject a "
-        + "value of the optional type, or select with includingOptionals() (as InjectPlugin's selections by type "
-        + "alone do), which wraps a value in the optional (not a getter or a setter)."
+        + "value of the optional type, or select by the value type alone (InjectPlugin's inject(_:) without a "
+        + "class or a name; includingOptionals() on a kernel PropertySelection), which wraps a value in the "
+        + "optional (not a getter or a setter)."
     }
   }
 
@@ -107,5 +113,22 @@ private final class StopHost {
       firstLine
         == "InjectPluginTests.StopHost.port: Swift.Int was read with nothing injected or stored: inject it with "
         + "Injection.inject(Int.self).value(…), or assign it a value first.")
+  }
+
+  @Test func aGetterAskingForTheStoredValueOfAnEmptyInstanceStopsNamingTheGetter() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(Int.self).declared(in: GetterStopHost.self).named("timeout").getter { _, storage, original in
+        original.get(storage) * 2
+      }
+      _ = GetterStopHost().timeout
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let firstLine = stderr.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+    // Not "nothing injected": a getter is injected, and it is what asked for the missing value.
+    #expect(
+      firstLine
+        == "InjectPluginTests.GetterStopHost.timeout: Swift.Int was read with nothing stored, and its injection "
+        + "(getter) asked for the stored value with original.get: give the instance a value first, or have the "
+        + "injection return one of its own when the storage is nil.")
   }
 }

@@ -33,6 +33,26 @@ import Testing
     #expect(!diagnostics.contains("error"), "\(diagnostics)")
   }
 
+  @Test func selectingAnyTypeInNoClassDoesNotCompile() throws {
+    // With no class, the selection would reach every class's properties of any type.
+    let source = """
+      import InjectPlugin
+      final class Worker { @Inject var retries: Int }
+      func configure() throws {
+        try Injection.inject(valueOf: Int.self, anyTypeIn: Worker.self).named("retries").value(3)
+        try Injection.inject(valueOf: Int.self).named("retries").value(3)
+      }
+
+      """
+    let diagnostics = try typeCheck(source)
+    // `file.swift:LINE:COLUMN: error: …` lines: one, for the second call.
+    let errorLines = diagnostics.split(separator: "\n").compactMap { line -> Substring? in
+      guard line.contains(": error: "), let file = line.range(of: ".swift:") else { return nil }
+      return line[file.upperBound...].prefix { $0 != ":" }
+    }
+    #expect(errorLines == ["5"], "the second call, and only it, must be refused:\n\(diagnostics)")
+  }
+
   /// Runs `swiftc -typecheck` on `source` in Swift 6 mode against this build's modules; returns its output.
   private func typeCheck(_ source: String) throws -> String {
     // The test binary lives in `.build/<configuration>/`, beside `Modules/` and the C module's map.

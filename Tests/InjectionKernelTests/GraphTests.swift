@@ -7,6 +7,12 @@ private final class GraphHost {
   @Tracked var notInjected: Double
 }
 
+private class GraphBase {
+  @Tracked var auditedEndpoint: String
+}
+
+private final class GraphAudit: GraphBase {}
+
 private final class GraphPeer<Element> {
   @Tracked var tag: String
 }
@@ -27,6 +33,32 @@ private final class GraphPeer<Element> {
         InjectionGraph.Edge(
           className: "InjectionKernelTests.GraphHost", property: "title", valueType: "String",
           service: "tracked home", plugin: "Tracked"),
+      ])
+  }
+
+  @Test func aSubclassesOwnInjectionIsDrawnFromTheSubclass() throws {
+    // Only the subclass is injected: the base class's instances would stop at a read, so the edge must not
+    // start at the base class (the report lists the subclass too).
+    func injectAudit() throws {
+      let audit = InjectionRules()
+      TrackedPlugin.inject("https://audit", into: GraphAudit.self, rules: audit)
+      try Injection.commit(audit)
+    }
+    try injectAudit()
+    func edges() -> [String] {
+      Injection.graph().edges.filter { $0.className.contains(".Graph") && $0.property == "auditedEndpoint" }
+        .map { "\($0.className) \($0.service)" }
+    }
+    #expect(edges() == ["InjectionKernelTests.GraphAudit tracked https://audit"])
+    #expect(!Injection.isInjected(GraphBase.self, "auditedEndpoint"))
+    // The base injected as well (the subclass's rule newer): each class has its own edge, drawn once.
+    let base = InjectionRules()
+    TrackedPlugin.inject("https://base", into: GraphBase.self, rules: base)
+    try Injection.commit(base)
+    try injectAudit()
+    #expect(
+      edges() == [
+        "InjectionKernelTests.GraphAudit tracked https://audit", "InjectionKernelTests.GraphBase tracked https://base",
       ])
   }
 

@@ -65,7 +65,11 @@ final class DefaultsBinding<Value>: Sendable {
   /// The line `Injection.report()` adds: the key and store, and the last problem if there is one.
   var reportNote: String {
     let declaration = Injection.declarationArguments(of: property) as? DefaultsDeclaration
-    var note = "key \"\(key(declaration))\" in \(store.name)"
+    // A key in the declaration is known once an instance was accessed; until then the rule's may not be it.
+    var note =
+      Injection.declarationArgumentsAreKnown(of: property)
+      ? "key \"\(key(declaration))\" in \(store.name)"
+      : "key \"\(ruleKey)\" unless the declaration names one (known once an instance is used) in \(store.name)"
     if declaration?.options.contains(.synchronized) == true { note += ", synchronized" }
     if let last = DefaultsPlugin.lastProblems.value[property], last.store == ObjectIdentifier(store) {
       note += "; \(last.problem.reason)"

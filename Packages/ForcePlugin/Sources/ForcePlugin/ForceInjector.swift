@@ -176,7 +176,8 @@ public final class ForceInjector: Sendable {
   ///
   /// - Throws: ``ForceError/typeMismatch(property:expected:given:)`` when a decided value does not fit its
   ///   property, ``ForceError/unsupportedOwnership(property:ownership:reason:)`` for a decision on an
-  ///   `unowned(unsafe)` field (or a provider's value for an `unowned` one, which nothing would own),
+  ///   `unowned(unsafe)` field (or a provider's value for a `weak` or an `unowned` one, which nothing would
+  ///   own),
   ///   ``ForceError/unsupportedType(property:reason:)`` for one on a field of a function type or a
   ///   concrete metatype.
   ///   A fill that throws has written nothing.
@@ -197,9 +198,9 @@ public final class ForceInjector: Sendable {
       switch decision {
       case .value(let decided): value = decided
       case .provider(let make):
-        if property.ownership == .unowned {
+        if property.ownership == .unowned || property.ownership == .weak {
           throw ForceError.unsupportedOwnership(
-            property: property.description, ownership: .unowned,
+            property: property.description, ownership: property.ownership,
             reason: "a provider's new value would have no owner; inject a value kept alive elsewhere")
         }
         value = make()

@@ -212,10 +212,10 @@ public final class ServiceBox: Sendable {
     case .instance(let instance, _): value = instance
     case .box: value = self
     case .provider(let make):
-      guard property.ownership != .unowned else {
+      guard property.ownership != .unowned && property.ownership != .weak else {
         return report.recordSkipped(
           name, property,
-          .unsupportedOwnership(.unowned, reason: "a provider's new value would have no owner"))
+          .unsupportedOwnership(property.ownership, reason: "a provider's new value would have no owner"))
       }
       value = make()
     }

@@ -8,12 +8,14 @@ extension InjectionRules {
       selection: PropertySelection(plugin: InjectPlugin.id).ofType(type), rules: self, isTypeOnly: true)
   }
 
-  /// Selects `@Inject` properties of any type, to be narrowed by class, name or predicate; the value the
-  /// verb gives must fit every selected property, or the commit throws.
-  public func inject<Value>(valueOf type: Value.Type = Value.self, anyTypeIn classes: AnyClass...) -> InjectSelection<
-    Value
-  > {
-    InjectSelection(
+  /// Selects `@Inject` properties of any type declared in the given classes (at least one: a selection of
+  /// every class by value alone would be ``inject(_:)``), to be narrowed by name or predicate; the value
+  /// the verb gives must fit every selected property, or the commit throws.
+  public func inject<Value>(
+    valueOf type: Value.Type = Value.self, anyTypeIn first: AnyClass, _ more: AnyClass...
+  ) -> InjectSelection<Value> {
+    let classes = [first] + more
+    return InjectSelection(
       selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: self, isTypeOnly: false,
       classes: classes)
   }
@@ -39,12 +41,14 @@ extension Injection {
       selection: PropertySelection(plugin: InjectPlugin.id).ofType(type), rules: nil, isTypeOnly: true)
   }
 
-  /// Selects `@Inject` properties of any type declared in `classes` (narrow further by name or
-  /// predicate); the verb commits at once and throws if its value does not fit a selected property.
-  public static func inject<Value>(valueOf type: Value.Type = Value.self, anyTypeIn classes: AnyClass...)
-    -> InjectSelection<Value>
-  {
-    InjectSelection(
+  /// Selects `@Inject` properties of any type declared in the given classes (at least one; narrow further
+  /// by name or predicate); the verb commits at once and throws if its value does not fit a selected
+  /// property.
+  public static func inject<Value>(
+    valueOf type: Value.Type = Value.self, anyTypeIn first: AnyClass, _ more: AnyClass...
+  ) -> InjectSelection<Value> {
+    let classes = [first] + more
+    return InjectSelection(
       selection: PropertySelection(plugin: InjectPlugin.id).declared(in: classes), rules: nil, isTypeOnly: false,
       classes: classes)
   }

@@ -104,6 +104,9 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
   ///
   /// Every instance on every thread reads the object, so it must be `Sendable`; for one you vouch for
   /// whose type is not, pass `UncheckedSendable` (`weak(UncheckedSendable(delegate))`).
+  ///
+  /// - Throws: ``InjectionError/typeMismatch(property:expected:given:)`` when `object` is not a
+  ///   `Value` (a `Logger` for a `Delegate?` property), and the typed errors of a commit.
   @discardableResult
   public func weak<Object: AnyObject & Sendable>(_ object: Object) throws -> InjectionPlan? {
     try injectWeak(object)
@@ -117,6 +120,12 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
   }
 
   private func injectWeak(_ object: AnyObject) throws -> InjectionPlan? {
+    // Refused here: a read would find the object is not a `Value` and return `nil` on every instance.
+    guard object as? Value != nil else {
+      throw InjectionError.typeMismatch(
+        property: selection.description, expected: Injection.typeName(Value.self),
+        given: Injection.typeName(type(of: object)))
+    }
     let reference = WeakReference(object)
     return try apply(
       PropertyInjection(

@@ -20,8 +20,9 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
     case .typeMismatch(let property, let expected, let given):
       if expected == "Swift.Optional<\(given)>" {
         return "Cannot inject \(given) into \(property): the property holds \(expected), an optional of it. "
-          + "Inject a value of the optional type, or select with includingOptionals() (as InjectPlugin's "
-          + "selections by type alone do), which wraps a value in the optional (not a getter or a setter)."
+          + "Inject a value of the optional type, or select by the value type alone (InjectPlugin's "
+          + "inject(_:) without a class or a name; includingOptionals() on a kernel PropertySelection), which "
+          + "wraps a value in the optional (not a getter or a setter)."
       }
       return "Cannot inject \(given) into \(property): the property holds \(expected)."
     case .unknownProperty(let className, let name):

@@ -1,6 +1,7 @@
 /// The wiring as a graph: which class's properties get which service from which plugin.
 ///
-/// Each injected property is one ``Edge`` from the class that declares it to a *service* — what the
+/// Each injected property is one ``Edge`` from the class whose instances get it (the declaring class,
+/// or a subclass with an injection of its own for an inherited property) to a *service* — what the
 /// injection hands out, as its summary says (`value Demo.Settings`, `lazy`, `defaults`) — and each
 /// service belongs to the plugin that owns the property. ``dot`` renders it for Graphviz
 /// (`dot -Tpng`), ``mermaid`` for Markdown viewers that draw Mermaid diagrams.
@@ -11,7 +12,8 @@
 public struct InjectionGraph: Sendable, Hashable, CustomStringConvertible {
   /// One injected property: `className.property: valueType` gets `service` from `plugin`.
   public struct Edge: Sendable, Hashable {
-    /// The declaring class, `Module.Owner`.
+    /// The class whose instances get the injection, `Module.Owner`: the declaring class, or a subclass
+    /// that has an injection of its own for a property it inherits.
     public let className: String
     /// The property's name.
     public let property: String
@@ -151,8 +153,11 @@ extension Injection {
     InjectionGraph(
       edges: injectedProperties().compactMap { property in
         guard let injection = injection(for: property) else { return nil }
+        // A subclass's own injection of an inherited property is drawn from that subclass, as the report
+        // lists it: its instances get it, the declaring class's do not.
         return InjectionGraph.Edge(
-          className: property.className, property: property.name,
+          className: property.isSubclassView ? typeName(property.viewingClass) : property.className,
+          property: property.name,
           valueType: Injection.sourceSpelling(of: property.valueType), service: injection.summary,
           plugin: property.plugin?.name ?? "-")
       })

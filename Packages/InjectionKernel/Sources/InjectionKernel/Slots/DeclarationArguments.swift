@@ -88,4 +88,13 @@ extension Injection {
     }
     return nil
   }
+
+  /// Whether ``declarationArguments(of:)`` answers for `property`'s declaration: an instance of its class
+  /// (or of a subclass) has been accessed, so `nil` there means the marker declares none. Until then a
+  /// plugin that reports what the arguments decide (a key, a variable name) can say it is not known yet.
+  public static func declarationArgumentsAreKnown(of property: PropertyDescriptor) -> Bool {
+    ([property] + SlotRegistry.shared.views(of: property)).contains { view in
+      SlotRegistry.shared.existingSlot(for: view)?.declarationArgumentsSettled.load(ordering: .acquiring) == true
+    }
+  }
 }

@@ -131,9 +131,14 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   /// How many times an injection was replaced by another one without a rejection in between.
   public var replacementCount: Int { lock.withLock { replacements } }
 
-  /// Stops the program: a non-optional property was read with nothing injected and nothing stored.
+  /// Stops the program: a non-optional property was read with nothing injected and nothing stored, or
+  /// its injection (a getter, a setter) asked for the stored value of an instance that stores none.
   @usableFromInline
   func stopForMissingValue() -> Never {
-    Injection.stop(property.missingValueMessage)
+    guard let injection = currentInjection else { Injection.stop(property.missingValueMessage) }
+    Injection.stop(
+      "\(property.description) was read with nothing stored, and its injection (\(injection.summary)) asked for "
+        + "the stored value with original.get: give the instance a value first, or have the injection return "
+        + "one of its own when the storage is nil.")
   }
 }
