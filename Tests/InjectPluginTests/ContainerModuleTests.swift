@@ -61,6 +61,27 @@ private final class Identities: Sendable {
   var count: Int { seen.withLock { $0.count } }
 }
 
+private struct Shade: Sendable, Equatable { let name: String }
+private final class ShadedHost {
+  @Inject var shade: Shade
+}
+private final class OtherShadedHost {
+  @Inject var shade: Shade
+}
+/// A module whose rules name `ShadedHost` (or, with `byTypeAlone`, the type alone, or reject it).
+private final class ShadingModule: InjectionModule {
+  enum Kind { case namingTheClass, byTypeAlone, rejectingTheClass }
+  let kind: Kind
+  init(_ kind: Kind) { self.kind = kind }
+  func configure(_ lets: InjectionRules) throws {
+    switch kind {
+    case .namingTheClass: try lets.inject(Shade.self).declared(in: ShadedHost.self).value(Shade(name: "module"))
+    case .byTypeAlone: try lets.inject(Shade.self).value(Shade(name: "module"))
+    case .rejectingTheClass: try lets.inject(Shade.self).declared(in: ShadedHost.self).reject()
+    }
+  }
+}
+
 @Suite struct ContainerModuleTests {
   @Test func modulesAreAddedAndRemovedByInstanceAndByTypeAndToldWhenUnloaded() throws {
     try Injection.withIsolatedInjections {
@@ -105,6 +126,42 @@ private final class Identities: Sendable {
       try Injection.inject(Level.self).value(Level(value: 6))
       try Injection.removeModule(module)
       #expect(try Injection.resolve(Level.self).value == 6)
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func removingAModuleBringsBackTheRulesItsRulesShadowed(inScope: Bool) throws {
+    // The process's rules are this test's own classes' (ShadedHost, OtherShadedHost): no other test uses
+    // them; the scope variant runs the same steps inside an isolated scope.
+    func steps() throws {
+      // The app injects by type; the module names the class. Before, removal rejected the class's
+      // property: `isInjected` was false and the next read stopped the program.
+      try Injection.inject(Shade.self).value(Shade(name: "app"))
+      try Injection.addModule(ShadingModule(.namingTheClass))
+      #expect(ShadedHost().shade.name == "module")
+      try Injection.removeModules(ofType: ShadingModule.self)
+      #expect(Injection.isInjected(ShadedHost.self, "shade"))
+      #expect(ShadedHost().shade.name == "app")
+      #expect(try Injection.resolve(Shade.self).name == "app")
+
+      // The app names the class; the module's rule by type alone is newer and wins until removed.
+      try Injection.inject(Shade.self).declared(in: ShadedHost.self).value(Shade(name: "app's class rule"))
+      try Injection.addModule(ShadingModule(.byTypeAlone))
+      #expect(ShadedHost().shade.name == "module")
+      try Injection.removeModules(ofType: ShadingModule.self)
+      #expect(ShadedHost().shade.name == "app's class rule")
+      #expect(OtherShadedHost().shade.name == "app")
+
+      // A module's rejection hides the app's rules until it is removed.
+      try Injection.addModule(ShadingModule(.rejectingTheClass))
+      #expect(!Injection.isInjected(ShadedHost.self, "shade"))
+      try Injection.removeModules(ofType: ShadingModule.self)
+      #expect(ShadedHost().shade.name == "app's class rule")
+    }
+    if inScope {
+      try Injection.withIsolatedInjections { try steps() }
+    } else {
+      try steps()
     }
   }
 

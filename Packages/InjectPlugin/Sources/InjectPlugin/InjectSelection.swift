@@ -90,19 +90,18 @@ public struct InjectSelection<Value> {
     afterCommit: (() throws -> Void)? = nil
   ) throws -> InjectionPlan? {
     let batch = rules ?? InjectionRules()
-    let selected = isBinding && reachesOptionals ? selection.includingOptionals() : selection
+    let selected = owned(isBinding && reachesOptionals ? selection.includingOptionals() : selection, in: batch)
     let typeKeyedType = selectionValueType
+    let typeKeyedReplay = typeKeyedType.map { Self.settingTypeKeyed(typeKeyed, for: $0) }
     let replay: @Sendable (InjectionRules) -> Void = { batch in
       batch.add(injection, to: selected)
-      if let typeKeyedType {
-        batch.onCommit { TypeKeyedInjections.shared.set(typeKeyed, for: typeKeyedType) }
-      }
+      typeKeyedReplay?(batch)
     }
     replay(batch)
     reassertNamedBindings(in: batch)
     if let bindingName { batch.namedBindings.note(replay, for: Value.self, name: bindingName) }
     record(
-      in: batch, replay: replay, undo: Self.rejection(of: selected, typeKeyedType: typeKeyedType), rejects: false,
+      in: batch, replay: replay, undo: { $0.retract(selected) }, typeKeyedReplay: typeKeyedReplay, rejects: false,
       includesOptionals: isBinding && reachesOptionals)
     if let afterCommit { batch.afterCommit(afterCommit) }
     return rules == nil ? try Injection.commit(batch) : nil
@@ -112,12 +111,18 @@ public struct InjectSelection<Value> {
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
     let batch = rules ?? InjectionRules()
-    let selected = isBinding ? selection.includingOptionals() : selection
-    let rejection = Self.rejection(of: selected, typeKeyedType: selectionValueType)
+    let selected = owned(isBinding ? selection.includingOptionals() : selection, in: batch)
+    let typeKeyedReplay = selectionValueType.map { Self.settingTypeKeyed(nil, for: $0) }
+    let rejection: @Sendable (InjectionRules) -> Void = { batch in
+      batch.reject(selected)
+      typeKeyedReplay?(batch)
+    }
     rejection(batch)
     reassertNamedBindings(in: batch)
     if let bindingName { batch.namedBindings.note(nil, for: Value.self, name: bindingName) }
-    record(in: batch, replay: rejection, undo: rejection, rejects: true, includesOptionals: isBinding)
+    record(
+      in: batch, replay: rejection, undo: { $0.retract(selected) }, typeKeyedReplay: typeKeyedReplay, rejects: true,
+      includesOptionals: isBinding)
     return rules == nil ? try Injection.commit(batch) : nil
   }
 
@@ -125,10 +130,12 @@ public struct InjectSelection<Value> {
   /// the same key (for modules) and, for bindings, the registration order of names (for `resolveAll`).
   private func record(
     in batch: InjectionRules, replay: @escaping @Sendable (InjectionRules) -> Void,
-    undo: @escaping @Sendable (InjectionRules) -> Void, rejects: Bool, includesOptionals: Bool
+    undo: @escaping @Sendable (InjectionRules) -> Void, typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?,
+    rejects: Bool, includesOptionals: Bool
   ) {
     let entry = RuleEntry(
-      owner: batch[ModuleBeingConfigured.self], replay: replay, undo: undo, rejects: rejects,
+      owner: batch[ModuleBeingConfigured.self], replay: replay, undo: undo, typeKeyedReplay: typeKeyedReplay,
+      rejects: rejects,
       binding: isBinding ? BindingKey(type: Value.self, name: bindingName ?? "") : nil)
     let key = key?.including(optionals: includesOptionals)
     batch.onCommit { ContainerState.shared.update { $0.record(entry, for: key) } }
@@ -147,15 +154,19 @@ public struct InjectSelection<Value> {
     for rule in batchNamed.replays(of: Value.self) { rule(batch) }
   }
 
-  private static func rejection(of selected: PropertySelection, typeKeyedType: Any.Type?)
+  /// Records, into a batch, setting (or with `nil` removing) the type-keyed injection of `type`.
+  private static func settingTypeKeyed(_ entry: TypeKeyedInjections.Entry?, for type: Any.Type)
     -> @Sendable (InjectionRules) -> Void
   {
-    { batch in
-      batch.reject(selected)
-      if let typeKeyedType {
-        batch.onCommit { TypeKeyedInjections.shared.set(nil, for: typeKeyedType) }
-      }
-    }
+    let id = ObjectIdentifier(type)
+    return { batch in batch.onCommit { TypeKeyedInjections.shared.set(entry, forTypeWithID: id) } }
+  }
+
+  /// `selected`, recorded for the module being configured if the batch configures one: a module's rules
+  /// stay beside the app's (and other modules') with the same selection, so removing the module takes
+  /// back its own and leaves the others where they were.
+  private func owned(_ selected: PropertySelection, in batch: InjectionRules) -> PropertySelection {
+    batch[ModuleBeingConfigured.self].map { selected.recorded(forOwner: $0) } ?? selected
   }
 
   private var selectionValueType: Any.Type? { isTypeOnly ? Value.self : nil }

@@ -28,7 +28,12 @@ final class TypeKeyedInjections: Sendable {
 
   /// Sets or (with `nil`) removes the injection for `type`.
   func set(_ entry: Entry?, for type: Any.Type) {
-    entries.update { $0[ObjectIdentifier(type)] = entry }
+    set(entry, forTypeWithID: ObjectIdentifier(type))
+  }
+
+  /// Sets or (with `nil`) removes the injection for the type `id` identifies.
+  func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) {
+    entries.update { $0[id] = entry }
   }
 
   /// Removes every type-keyed injection.

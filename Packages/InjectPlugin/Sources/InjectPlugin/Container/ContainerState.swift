@@ -51,27 +51,33 @@ struct ContainerState: Sendable {
     stack.append(entry)
   }
 
-  /// Forgets the rules of `module` and returns what to commit so that each key it shadowed reads what
-  /// it read before: the newest remaining rule, or a rejection when none remains.
+  /// Forgets the rules of `module` and returns what to commit so that every property reads what the
+  /// remaining rules decide: the module's rules are retracted where they are (they were recorded for the
+  /// module, beside the app's and other modules' rules with the same selection, which keep their
+  /// places), and the type-keyed injection of a type whose newest rule was the module's is the newest
+  /// remaining rule's again.
   mutating func remove(module: ObjectIdentifier) -> [@Sendable (InjectionRules) -> Void] {
-    var changes: [@Sendable (InjectionRules) -> Void] = []
+    var retractions: [@Sendable (InjectionRules) -> Void] = []
+    var typeKeyed: [@Sendable (InjectionRules) -> Void] = []
     for (key, stack) in rules where stack.contains(where: { $0.owner == module }) {
-      let removedTop = stack.last?.owner == module ? stack.last : nil
       let remaining = stack.filter { $0.owner != module }
       rules[key] = remaining.isEmpty ? nil : remaining
-      guard let removedTop else { continue }
+      retractions += stack.filter { $0.owner == module }.map(\.undo)
+      guard let removedTop = stack.last, removedTop.owner == module else { continue }
       if let top = remaining.last {
-        changes.append(top.replay)
+        if let restore = top.typeKeyedReplay { typeKeyed.append(restore) }
         if let binding = top.binding { setRegistered(binding, !top.rejects) }
       } else {
-        changes.append(removedTop.undo)
+        if removedTop.typeKeyedReplay != nil, let type = key.valueType {
+          typeKeyed.append { batch in batch.onCommit { TypeKeyedInjections.shared.set(nil, forTypeWithID: type) } }
+        }
         if let binding = removedTop.binding { setRegistered(binding, false) }
       }
     }
-    changes += unkeyed.filter { $0.owner == module }.map(\.undo)
+    retractions += unkeyed.filter { $0.owner == module }.map(\.undo)
     unkeyed.removeAll { $0.owner == module }
     modules.removeAll { ObjectIdentifier($0) == module }
-    return changes
+    return retractions + typeKeyed
   }
 
   /// Forgets every rule (after `rejectAll`).
@@ -154,8 +160,12 @@ struct RuleEntry: Sendable {
   let owner: ObjectIdentifier?
   /// Records the rule into a batch again.
   let replay: @Sendable (InjectionRules) -> Void
-  /// Records its rejection into a batch.
+  /// Records its retraction into a batch: what it shadowed shows again (a filtered selection, which the
+  /// kernel cannot compare with others, is rejected instead).
   let undo: @Sendable (InjectionRules) -> Void
+  /// For a rule by type alone, records what it did to the type-keyed injection of structs and statics
+  /// (set its own, or remove it) into a batch again.
+  let typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?
   /// Whether the rule is a rejection.
   let rejects: Bool
   /// The binding it makes, for a selection by type (and name) alone.

@@ -15,8 +15,8 @@ public import InjectionKernel
 /// ```
 ///
 /// Record the rules on `lets` (a module's rules are the ones its `configure` records there). Removing a
-/// module takes back exactly its `@Inject` rules: every binding it shadowed reads again what it read
-/// before, and what it alone bound is unbound. Rules it recorded for other plugins (`@Lazy`, `@Defaults`,
+/// module takes back exactly its `@Inject` rules where they are: every rule they shadowed (the app's or
+/// another module's, by type, class or name) decides again as before, and what it alone bound is unbound. Rules it recorded for other plugins (`@Lazy`, `@Defaults`,
 /// force rules) are not tracked per module and stay; turn them off in ``unload()``. Modules are kept per
 /// override scope, like every rule.
 public protocol InjectionModule: AnyObject, Sendable {

@@ -21,6 +21,15 @@ public final class InjectionRules {
     case reject(PropertySelection)
     /// Remove every injection of a plugin.
     case rejectAll(PluginID)
+    /// Take back the committed rule recorded for the same selection (see ``InjectionRules/retract(_:)``).
+    case retract(PropertySelection)
+
+    /// Whether this is a retraction the kernel can apply as one (its selection has a structural key):
+    /// those take effect before the batch's other changes.
+    var isKeyedRetraction: Bool {
+      if case .retract(let selection) = self { return selection.structuralKey != nil }
+      return false
+    }
   }
 
   /// The changes, in the order they were recorded; later ones win.
@@ -76,6 +85,27 @@ public final class InjectionRules {
   /// Records the rejection of every property of `plugin`.
   public func rejectAll(plugin: PluginID) {
     changes.append(.rejectAll(plugin))
+  }
+
+  /// Takes back the committed rule recorded for this very selection (the rule a selection that
+  /// ``PropertySelection/selectsTheSameProperties(as:)`` `selection` recorded last): the properties it
+  /// selected get what the remaining rules decide, as if it had never been committed. A rejection, by
+  /// contrast, is a rule of its own that hides the older ones — retract what a module or a plugin bundle
+  /// added when it is removed, so that what it shadowed shows again.
+  ///
+  /// Retractions take effect before the batch's other changes, wherever they were recorded; retracting a
+  /// rule that is not there changes nothing. A selection that cannot be compared with another (one
+  /// narrowed with ``PropertySelection/filter(_:)``) cannot be retracted: it is rejected instead, in its
+  /// place among the batch's changes.
+  public func retract(_ selection: PropertySelection) {
+    changes.append(.retract(selection))
+  }
+
+  /// The changes in the order a commit applies them, each with its position in ``changes``: keyed
+  /// retractions first, then the rest as recorded.
+  var changesInCommitOrder: [(position: Int, change: Change)] {
+    let numbered = changes.enumerated().map { (position: $0.offset, change: $0.element) }
+    return numbered.filter(\.change.isKeyedRetraction) + numbered.filter { !$0.change.isKeyedRetraction }
   }
 
   /// Runs `action` when the batch commits (under the commit lock, after the slots changed); nothing runs

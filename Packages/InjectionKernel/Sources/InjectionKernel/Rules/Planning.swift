@@ -7,9 +7,11 @@ extension Injection {
     _ rules: InjectionRules, log: RuleLog, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     in scope: InjectionScope? = nil
   ) throws -> InjectionPlan {
-    let named = rules.changes.flatMap { change -> [AnyClass] in
+    let ordered = rules.changesInCommitOrder
+    let changes = ordered.map(\.change)
+    let named = changes.flatMap { change -> [AnyClass] in
       switch change {
-      case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
+      case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection), .retract(let selection):
         return selection.namedClasses
       case .rejectAll: return []
       }
@@ -77,18 +79,25 @@ extension Injection {
     // A selection naming a property its classes lack is a mistake even when another of its names matched;
     // listed first, so a commit throws it before any other (a plan lists it).
     var namedWrongly: Set<Int> = []
-    for (position, change) in rules.changes.enumerated() {
+    for (position, change) in changes.enumerated() {
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
         if let mistake = unknownName(of: selection, in: index) {
           unmatched.append(mistake)
           namedWrongly.insert(position)
         }
-      case .rejectAll: break
+      case .rejectAll, .retract: break
       }
     }
-    for (position, change) in rules.changes.enumerated() {
-      intent = rules.intents[position]
+    // Keyed retractions come first (see `changesInCommitOrder`): each property they reach gets what the
+    // committed rules decide without the retracted ones.
+    let retracted = Set(
+      changes.compactMap { change -> PropertySelection.StructuralKey? in
+        guard case .retract(let selection) = change else { return nil }
+        return selection.structuralKey
+      })
+    for (position, change) in changes.enumerated() {
+      intent = rules.intents[ordered[position].position]
       switch change {
       case .inject(let selection, let injection):
         let matches = index.matches(selection)
@@ -126,7 +135,22 @@ extension Injection {
           guard let built else { continue }
           set(property, built, level: level, counted: true)
         }
-      case .reject(let selection):
+      case .retract(let selection) where selection.structuralKey != nil:
+        // What the committed rules decide without the retracted ones (no batch change precedes it).
+        for property in index.matches(selection) {
+          let decided: (injection: AnyPropertyInjection?, level: Int)
+          if let scope {
+            decided = scope.retractedDecision(for: property, excluding: retracted, log: log)
+          } else {
+            let found = log.decisionAndLevel(for: property, excluding: retracted)
+            decided = (found?.decision ?? nil, found?.level ?? 0)
+          }
+          // A rule that was not there (or decided nothing here) leaves the property as it is.
+          if decided.injection === current(property) && decided.level == currentLevel(property) { continue }
+          set(property, decided.injection, level: decided.level, counted: false)
+        }
+      case .reject(let selection), .retract(let selection):
+        // A retraction that cannot be compared with the rule it would take back is a rejection.
         let matches = index.matches(selection)
         if matches.isEmpty && !namedWrongly.contains(position) { noteUnmatched(selection) }
         for property in matches {
@@ -166,7 +190,7 @@ extension Injection {
     var perSpecialization: [GenericPropertyDeclaration] = []
     if isListed != nil {
       for declaration in PropertyCatalog.shared.genericDeclarations() {
-        switch decide(declaration, changes: rules.changes, log: log, scope: scope) {
+        switch decide(declaration, changes: changes, log: log, scope: scope) {
         case .injected: break
         case .empty: emptyGeneric.append(declaration)
         case .perSpecialization: perSpecialization.append(declaration)
@@ -209,6 +233,7 @@ extension Injection {
       if !selection.namedClasses.isEmpty || selection.isFiltered { return .perSpecialization }
       return rejects ? .empty : .injected
     }
+    var retracted: Set<PropertySelection.StructuralKey> = []
     for change in changes.reversed() {
       let decision: GenericDecision?
       switch change {
@@ -216,13 +241,26 @@ extension Injection {
         decision = decide(selection, injectionType: injection.valueType, rejects: false)
       case .injectEach(let selection, _): decision = decide(selection, injectionType: nil, rejects: false)
       case .reject(let selection): decision = decide(selection, injectionType: nil, rejects: true)
+      case .retract(let selection):
+        // Keyed retractions apply first: they decide nothing, and the committed rule is passed over.
+        guard let key = selection.structuralKey else {
+          decision = decide(selection, injectionType: nil, rejects: true)
+          break
+        }
+        retracted.insert(key)
+        decision = nil
       case .rejectAll(let rejected): decision = rejected == plugin ? .empty : nil
       }
       if let decision { return decision }
     }
     // Inside an override scope, its rules (and its enclosing scopes') come before the process's.
-    if let decided = scope?.newestDecision({ decide($0, injectionType: $1, rejects: $2) }) { return decided }
-    return log.newestDecision { selection, injectionType, rejects in
+    if let scope {
+      if let decided = scope.newestDecision(excluding: retracted, { decide($0, injectionType: $1, rejects: $2) }) {
+        return decided
+      }
+      retracted = []  // a scope's retractions take back its own rules only
+    }
+    return log.newestDecision(excluding: retracted) { selection, injectionType, rejects in
       decide(selection, injectionType: injectionType, rejects: rejects)
     } ?? .empty
   }

@@ -18,6 +18,8 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   private(set) var includesOptionals = false
   /// Whether matching nothing is expected (see ``mayMatchLater()``).
   private(set) var mayMatchNothing = false
+  /// Who the rule is recorded for (see ``recorded(forOwner:)``); `nil` for the app.
+  private(set) var owner: ObjectIdentifier?
 
   /// Every marked property of `plugin`.
   public init(plugin: PluginID) { self.plugin = plugin }
@@ -101,6 +103,17 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     return copy
   }
 
+  /// The same selection, recorded on behalf of `owner` (a module, a plugin bundle): a rule replaces the
+  /// older rules with the same structure and the same owner only. Rules of several owners that select
+  /// the same properties then stay side by side in the order they were committed — the newest decides —
+  /// and retracting one owner's rule (``InjectionRules/retract(_:)``) brings back the others' where they
+  /// were. It selects the same properties, and ``selectsTheSameProperties(as:)`` ignores the owner.
+  public func recorded(forOwner owner: ObjectIdentifier) -> PropertySelection {
+    var copy = self
+    copy.owner = owner
+    return copy
+  }
+
   /// Whether `property` is selected.
   public func matches(_ property: PropertyDescriptor) -> Bool {
     guard property.plugin == plugin else { return false }
@@ -160,7 +173,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// predicates cannot be compared.
   public func selectsTheSameProperties(as other: PropertySelection) -> Bool {
     guard let key = structuralKey, let otherKey = other.structuralKey else { return false }
-    return key == otherKey
+    return key.hasTheSameStructure(as: otherKey)
   }
 
   /// A key equal for selections that select the same properties by the same structural criteria;
@@ -169,7 +182,8 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     guard predicates.isEmpty else { return nil }
     return StructuralKey(
       plugin: plugin, valueType: valueType.map(ObjectIdentifier.init),
-      classes: classes.map(ObjectIdentifier.init), names: Array(names), includesOptionals: includesOptionals)
+      classes: classes.map(ObjectIdentifier.init), names: Array(names), includesOptionals: includesOptionals,
+      owner: owner)
   }
 
   /// What a selection selects by, without its predicates.
@@ -181,26 +195,36 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     let classes: [ObjectIdentifier]
     let names: [String]
     let includesOptionals: Bool
+    /// Who the rule was recorded for (``PropertySelection/recorded(forOwner:)``); `nil` for the app.
+    let owner: ObjectIdentifier?
     /// The hash of the fields above, computed once: the rule log hashes a key on every lookup, insertion
     /// and growth of its table.
     private let hash: Int
 
     init(
       plugin: PluginID, valueType: ObjectIdentifier?, classes: [ObjectIdentifier], names: [String],
-      includesOptionals: Bool
+      includesOptionals: Bool, owner: ObjectIdentifier?
     ) {
       self.plugin = plugin
       self.valueType = valueType
       self.classes = Self.sortedUnique(classes)
       self.names = Self.sortedUnique(names)
       self.includesOptionals = includesOptionals
+      self.owner = owner
       var hasher = Hasher()
       hasher.combine(plugin)
       hasher.combine(valueType)
       hasher.combine(self.classes)
       hasher.combine(self.names)
       hasher.combine(includesOptionals)
+      hasher.combine(owner)
       hash = hasher.finalize()
+    }
+
+    /// Whether `other` selects by the same criteria, whoever recorded it.
+    func hasTheSameStructure(as other: StructuralKey) -> Bool {
+      plugin == other.plugin && valueType == other.valueType && includesOptionals == other.includesOptionals
+        && classes == other.classes && names == other.names
     }
 
     private static func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
@@ -213,6 +237,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     static func == (lhs: StructuralKey, rhs: StructuralKey) -> Bool {
       lhs.hash == rhs.hash && lhs.plugin == rhs.plugin && lhs.valueType == rhs.valueType
         && lhs.includesOptionals == rhs.includesOptionals && lhs.classes == rhs.classes && lhs.names == rhs.names
+        && lhs.owner == rhs.owner
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }

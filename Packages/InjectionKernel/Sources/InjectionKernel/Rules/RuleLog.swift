@@ -82,8 +82,10 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
 
   /// What the newest rule that applies to `property` decides: `nil` when no rule applies, `.some(nil)`
   /// when it rejects (commit lock held, or the owning scope's lock for an overlay).
-  func decision(for property: PropertyDescriptor) -> AnyPropertyInjection?? {
-    decisionAndLevel(for: property)?.decision
+  func decision(
+    for property: PropertyDescriptor, excluding excluded: Set<PropertySelection.StructuralKey> = []
+  ) -> AnyPropertyInjection?? {
+    decisionAndLevel(for: property, excluding: excluded)?.decision
   }
 
   /// The decision for `property` and the level of the rule that made it (see
@@ -92,10 +94,14 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   ///
   /// Newest first, the first rule that applies decides, except that a rejection reaching the property
   /// at a level above 0 (it names a subclass of the declaring class) decides nothing itself: it hides
-  /// the older rules at its level or deeper, so that the shallower ones show through.
-  func decisionAndLevel(for property: PropertyDescriptor) -> (decision: AnyPropertyInjection??, level: Int)? {
+  /// the older rules at its level or deeper, so that the shallower ones show through. Rules whose key is
+  /// in `excluded` are passed over (what a retraction would leave).
+  func decisionAndLevel(
+    for property: PropertyDescriptor, excluding excluded: Set<PropertySelection.StructuralKey> = []
+  ) -> (decision: AnyPropertyInjection??, level: Int)? {
     var ceiling = Int.max
     for case let rule? in rules.reversed() where rule.selection.matches(property) {
+      if !excluded.isEmpty, let key = rule.key, excluded.contains(key) { continue }
       let level = rule.selection.level(for: property)
       guard level < ceiling else { continue }
       let injection: AnyPropertyInjection?
@@ -152,8 +158,12 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   /// The first non-nil answer of `decide` over the committed rules, newest first (commit lock held):
   /// `decide` gets each rule's selection, its injection's value type (`nil` for builders and
   /// rejections) and whether it rejects.
-  func newestDecision<Decision>(_ decide: (PropertySelection, Any.Type?, Bool) -> Decision?) -> Decision? {
+  func newestDecision<Decision>(
+    excluding excluded: Set<PropertySelection.StructuralKey> = [],
+    _ decide: (PropertySelection, Any.Type?, Bool) -> Decision?
+  ) -> Decision? {
     for case let rule? in rules.reversed() {
+      if !excluded.isEmpty, let key = rule.key, excluded.contains(key) { continue }
       let decision: Decision?
       switch rule.action {
       case .reject: decision = decide(rule.selection, nil, true)
@@ -176,6 +186,16 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
       append(Rule(key: selection.structuralKey, selection: selection, action: .build(builder)))
     case .reject(let selection):
       append(Rule(key: selection.structuralKey, selection: selection, action: .reject))
+    case .retract(let selection):
+      guard let key = selection.structuralKey else {
+        // Not comparable with the rule it would take back: rejected instead (see `retract(_:)`).
+        append(Rule(key: nil, selection: selection, action: .reject))
+        return
+      }
+      if let position = positionByKey.removeValue(forKey: key) {
+        rules[position] = nil
+        replacedCount += 1
+      }
     case .rejectAll(let plugin):
       rules = rules.filter { $0 != nil && $0?.selection.plugin != plugin }
       reindex()

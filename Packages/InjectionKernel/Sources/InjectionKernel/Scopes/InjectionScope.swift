@@ -250,14 +250,40 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   }
 
   /// The first non-nil answer of `decide` over the rules of this scope and its enclosing ones, newest
-  /// first (commit lock held; for planning generic classes' properties inside the scope).
-  func newestDecision<Decision>(_ decide: (PropertySelection, Any.Type?, Bool) -> Decision?) -> Decision? {
+  /// first (commit lock held; for planning generic classes' properties inside the scope). This scope's
+  /// rules with a key in `excluded` are passed over (what its retractions would leave).
+  func newestDecision<Decision>(
+    excluding excluded: Set<PropertySelection.StructuralKey> = [],
+    _ decide: (PropertySelection, Any.Type?, Bool) -> Decision?
+  ) -> Decision? {
     var scope: InjectionScope? = liveSelfOrParent
     while let candidate = scope {
-      if let decided = candidate.rulesLock.withLock({ candidate.rules.newestDecision(decide) }) { return decided }
+      let ignored = candidate === self ? excluded : []
+      if let decided = candidate.rulesLock.withLock({ candidate.rules.newestDecision(excluding: ignored, decide) }) {
+        return decided
+      }
       scope = candidate.liveParent
     }
     return nil
+  }
+
+  /// What this scope, its enclosing ones and the process decide for `property` once this scope's rules
+  /// with a key in `excluded` are taken back, and the level of the deciding rule (commit lock held; for
+  /// planning a retraction inside the scope).
+  func retractedDecision(
+    for property: PropertyDescriptor, excluding excluded: Set<PropertySelection.StructuralKey>, log: RuleLog
+  ) -> (injection: AnyPropertyInjection?, level: Int) {
+    var scope: InjectionScope? = liveSelfOrParent
+    while let candidate = scope {
+      let ignored = candidate === self ? excluded : []
+      let decided = Self.$entered.withValue(candidate) {
+        candidate.rulesLock.withLock { candidate.rules.decisionAndLevel(for: property, excluding: ignored) }
+      }
+      if let decided { return (decided.decision ?? nil, decided.level) }
+      scope = candidate.liveParent
+    }
+    let decided = log.decisionAndLevel(for: property)
+    return (decided?.decision ?? nil, decided?.level ?? 0)
   }
 
   /// The classes the rules of this scope and its enclosing ones name (commit lock held).
@@ -296,7 +322,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// path is switched off, as `end()` — which ran under the commit lock before — would not switch it on.
   func record(_ changes: [InjectionRules.Change]) -> [UInt] {
     guard isLive.load(ordering: .acquiring) else { return [] }
-    rulesLock.withLock { for change in changes { rules.record(change) } }
+    rulesLock.withLock { for change in changes { rules.record(change) } }  // (in commit order)
     lock.withLock {
       decisionsVersion += 1
       decisions.removeAll()
