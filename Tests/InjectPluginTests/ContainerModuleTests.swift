@@ -82,6 +82,18 @@ private final class ShadingModule: InjectionModule {
   }
 }
 
+private struct Badge: Sendable { let text: String }
+private final class BadgeHost {
+  @Inject var badge: Badge?
+}
+private final class BadgeModule: InjectionModule {
+  let unloads = Atomic<Int>(0)
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(Badge?.self).declared(in: BadgeHost.self).value(Badge(text: "module"))
+  }
+  func unload() { unloads.add(1, ordering: .relaxed) }
+}
+
 @Suite struct ContainerModuleTests {
   @Test func modulesAreAddedAndRemovedByInstanceAndByTypeAndToldWhenUnloaded() throws {
     try Injection.withIsolatedInjections {
@@ -163,6 +175,24 @@ private final class ShadingModule: InjectionModule {
     } else {
       try steps()
     }
+  }
+
+  @Test func aScopeRemovingAModuleItDidNotAddDoesNotUnloadIt() throws {
+    let module = BadgeModule()
+    try Injection.addModule(module)
+    try Injection.withIsolatedInjections {
+      try Injection.removeModule(module)
+      #expect(BadgeHost().badge == nil)  // the module's rules are gone for the scope
+      #expect(module.unloads.load(ordering: .relaxed) == 0)  // it is still loaded in the process
+      // A module the scope adds and removes is unloaded there.
+      let own = BadgeModule()
+      try Injection.addModule(own)
+      try Injection.removeModule(own)
+      #expect(own.unloads.load(ordering: .relaxed) == 1)
+    }
+    #expect(BadgeHost().badge?.text == "module")
+    try Injection.removeModule(module)
+    #expect(module.unloads.load(ordering: .relaxed) == 1)
   }
 
   @Test func aChildInjectorFallsBackToItsParentAndShadowsIt() throws {

@@ -20,6 +20,10 @@ private final class RetractFilteredHost {
   @Tracked var label: String
 }
 
+private final class RetractForeignHost {
+  @Tracked var label: String
+}
+
 private final class Owner {}
 
 @Suite struct RetractionTests {
@@ -97,5 +101,19 @@ private final class Owner {}
       #expect(RetractScopeHost().label == "process")
     }
     #expect(RetractScopeHost().label == "process")
+  }
+
+  @Test func aScopeRetractingAnEnclosingRuleTakesItBackForItselfOnly() throws {
+    let byClass = PropertySelection(plugin: TrackedPlugin.id).ofType(String.self)
+      .declared(in: RetractForeignHost.self)
+    let forOwner = byClass.named("label").recorded(forOwner: ObjectIdentifier(Owner.self))
+    try commit { $0.add(value("app"), to: byClass) }
+    try commit { $0.add(value("owner"), to: forOwner) }
+    try Injection.withIsolatedInjections {
+      #expect(RetractForeignHost().label == "owner")
+      try commit { $0.retract(forOwner) }  // the process holds the rule: the scope records what is left
+      #expect(RetractForeignHost().label == "app")
+    }
+    #expect(RetractForeignHost().label == "owner")
   }
 }

@@ -165,6 +165,27 @@ private final class LateCommitHost: @unchecked Sendable {  // marked properties 
   #expect(LateCommitHost().token == nil)  // a test's late commit does not leak into the process
 }
 
+private final class NestedLateCommitHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var token: Token?
+}
+
+@Test func aCommitFromATaskWhoseNestedScopeEndedDoesNotReachTheEnclosingScope() async throws {
+  try await Injection.withIsolatedInjections {
+    let gate = AsyncStream<Void>.makeStream()
+    let late = Injection.withIsolatedInjections {
+      Task {
+        for await _ in gate.stream { break }  // the inner scope has ended by now
+        try Injection.inject(Token?.self).declared(in: NestedLateCommitHost.self).value(Token(4))
+      }
+    }
+    gate.continuation.yield(())
+    gate.continuation.finish()
+    try await late.value
+    #expect(NestedLateCommitHost().token == nil)  // before: the late commit went to the enclosing scope
+  }
+  #expect(NestedLateCommitHost().token == nil)
+}
+
 private final class Payload: Sendable {
   let live: Counter
   init(_ live: Counter) {

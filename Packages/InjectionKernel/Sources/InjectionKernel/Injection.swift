@@ -85,7 +85,7 @@ public enum Injection {
       let plan = try makePlan(rules, log: log, listingEmpty: isListed, in: scope)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
-      let retired = scope.record(rules.changesInCommitOrder.map(\.change))
+      let retired = scope.record(rules.changesInCommitOrder.map(\.change), retracted: plan.retractedOutsideScope)
       // The task is inside the scope, so plugins' actions change the scope's copies of their state.
       for action in rules.commitActions { action() }
       return (plan, retired)

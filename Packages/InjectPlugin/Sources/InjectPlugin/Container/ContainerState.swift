@@ -15,8 +15,9 @@ struct ContainerState: Sendable {
   private(set) var rules: [RuleKey: [RuleEntry]] = [:]
   /// Rules without a key (filtered selections) that modules made, to reject when they are removed.
   private(set) var unkeyed: [RuleEntry] = []
-  /// The loaded modules, in the order they were added.
-  var modules: [any InjectionModule] = []
+  /// The loaded modules, in the order they were added, each with the override scope that added it
+  /// (`Injection.overrideScopeID`; `nil`: the process).
+  var modules: [(module: any InjectionModule, addedIn: ObjectIdentifier?)] = []
 
   /// The types that have a binding by type alone (or named).
   var boundTypes: Set<ObjectIdentifier> { Set(names.keys) }
@@ -76,7 +77,7 @@ struct ContainerState: Sendable {
     }
     retractions += unkeyed.filter { $0.owner == module }.map(\.undo)
     unkeyed.removeAll { $0.owner == module }
-    modules.removeAll { ObjectIdentifier($0) == module }
+    modules.removeAll { ObjectIdentifier($0.module) == module }
     return retractions + typeKeyed
   }
 

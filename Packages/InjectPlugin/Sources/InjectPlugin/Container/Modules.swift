@@ -45,22 +45,29 @@ extension Injection {
     guard !isLoaded(module) else { return try commit(rules) }
     rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
     try module.configure(rules)
-    rules.onCommit { ContainerState.shared.update { $0.modules.append(module) } }
+    let scope = Injection.overrideScopeID
+    rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }
     return try commit(rules)
   }
 
   /// Removes `module`'s rules, bringing back what they shadowed, then calls its ``InjectionModule/unload()``.
   ///
+  /// Inside an override scope (a test's, a child injector's) that did not add the module itself, the
+  /// removal takes the module's rules back for that scope only and does not call `unload()`: the module
+  /// is still loaded where it was added.
+  ///
   /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when it is not loaded.
   public static func removeModule(_ module: any InjectionModule) throws {
-    guard isLoaded(module) else { throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module))) }
     let id = ObjectIdentifier(module)
     var state = ContainerState.shared.value
+    guard let loaded = state.modules.first(where: { $0.module === module }) else {
+      throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
+    }
     let rules = InjectionRules()
     for change in state.remove(module: id) { change(rules) }
     rules.onCommit { ContainerState.shared.update { _ = $0.remove(module: id) } }
     try commit(rules)
-    module.unload()
+    if loaded.addedIn == Injection.overrideScopeID { module.unload() }
   }
 
   /// Removes every loaded module of type `type` (see ``removeModule(_:)``), newest first.
@@ -73,7 +80,7 @@ extension Injection {
   }
 
   /// The loaded modules, oldest first (as the calling task sees them).
-  public static var loadedModules: [any InjectionModule] { ContainerState.shared.value.modules }
+  public static var loadedModules: [any InjectionModule] { ContainerState.shared.value.modules.map(\.module) }
 
   private static func isLoaded(_ module: any InjectionModule) -> Bool {
     loadedModules.contains { $0 === module }

@@ -126,6 +126,9 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
     return nil
   }
 
+  /// Whether a live rule has `key` (commit lock held, or the owning scope's lock for an overlay).
+  func holdsRule(withKey key: PropertySelection.StructuralKey) -> Bool { positionByKey[key] != nil }
+
   /// The classes the committed rules name (each once), whose views of inherited properties rules reach.
   func namedClasses() -> [AnyClass] {
     var seen: Set<ObjectIdentifier> = []

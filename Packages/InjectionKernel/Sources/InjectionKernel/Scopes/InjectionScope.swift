@@ -24,13 +24,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// scope can outlive it; it then sees the enclosing scopes, or the process).
   @usableFromInline static var current: InjectionScope? { entered?.liveSelfOrParent }
 
-  /// The scope that the calling task's commits and ``ScopedState`` changes go to: its innermost live
-  /// scope, or — for a task that outlived every scope it was created in — its own ended scope, where they
-  /// have no effect (they must not leak into the process, which the task never entered).
-  static var forChanges: InjectionScope? {
-    guard let entered else { return nil }
-    return entered.liveSelfOrParent ?? entered
-  }
+  /// The scope that the calling task's commits and ``ScopedState`` changes go to: the innermost scope it
+  /// entered, even when that one has ended (a task that outlived it) — its changes then have no effect:
+  /// they must not leak into an enclosing scope or the process, which other tasks share.
+  static var forChanges: InjectionScope? { entered }
 
   /// This scope if it is still active, else its nearest active parent. Scopes whose `end()` ran no
   /// longer apply anywhere, even to a live scope begun inside them (by a task that outlived them).
@@ -273,17 +270,23 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   func retractedDecision(
     for property: PropertyDescriptor, excluding excluded: Set<PropertySelection.StructuralKey>, log: RuleLog
   ) -> (injection: AnyPropertyInjection?, level: Int) {
+    // Every layer: a scope takes back a rule an enclosing scope or the process holds for itself alone
+    // (see `record(_:retracted:)`).
     var scope: InjectionScope? = liveSelfOrParent
     while let candidate = scope {
-      let ignored = candidate === self ? excluded : []
       let decided = Self.$entered.withValue(candidate) {
-        candidate.rulesLock.withLock { candidate.rules.decisionAndLevel(for: property, excluding: ignored) }
+        candidate.rulesLock.withLock { candidate.rules.decisionAndLevel(for: property, excluding: excluded) }
       }
       if let decided { return (decided.decision ?? nil, decided.level) }
       scope = candidate.liveParent
     }
-    let decided = log.decisionAndLevel(for: property)
+    let decided = log.decisionAndLevel(for: property, excluding: excluded)
     return (decided?.decision ?? nil, decided?.level ?? 0)
+  }
+
+  /// Whether this scope's own rules include one with `key` (commit lock held).
+  func holdsRule(withKey key: PropertySelection.StructuralKey) -> Bool {
+    rulesLock.withLock { rules.holdsRule(withKey: key) }
   }
 
   /// The classes the rules of this scope and its enclosing ones name (commit lock held).
@@ -320,9 +323,25 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// they select; returns the answers unpublished, to retire after the lock. A scope that has ended (a
   /// task that outlived it commits) keeps the changes to itself: they apply nowhere, and no slot's fast
   /// path is switched off, as `end()` — which ran under the commit lock before — would not switch it on.
-  func record(_ changes: [InjectionRules.Change]) -> [UInt] {
+  ///
+  /// A retraction of a rule the scope does not hold (an enclosing scope's or the process's, such as a
+  /// module added outside the scope) cannot remove it from there: the scope records, as rules of its own
+  /// placed before the batch's other changes, what the plan decided for each property it reaches
+  /// (`retracted`) — properties of classes met later keep the enclosing rules.
+  func record(
+    _ changes: [InjectionRules.Change],
+    retracted: [(property: PropertyDescriptor, injection: AnyPropertyInjection?)] = []
+  ) -> [UInt] {
     guard isLive.load(ordering: .acquiring) else { return [] }
-    rulesLock.withLock { for change in changes { rules.record(change) } }  // (in commit order)
+    rulesLock.withLock {
+      for (property, injection) in retracted {
+        guard let plugin = property.plugin else { continue }
+        let exact = PropertySelection(plugin: plugin).ofType(property.valueType).declared(in: property.viewingClass)
+          .named(property.name)
+        rules.record(injection.map { .inject(exact, $0) } ?? .reject(exact))
+      }
+      for change in changes { rules.record(change) }  // in commit order
+    }
     lock.withLock {
       decisionsVersion += 1
       decisions.removeAll()
@@ -419,5 +438,15 @@ enum ActiveScopes {
   static func applyToNewSlot(_ slot: InjectionSlot) {
     let scopes = list.withLock { $0 }
     for scope in scopes { _ = scope.overrideIfSelected(slot) }
+  }
+}
+
+extension Injection {
+  /// An identity of the override scope the calling task's commits go to (its innermost scope, see
+  /// ``withOverrides(_:_:)-(_,()->Result)``), `nil` outside scopes. Plugins keep per-scope bookkeeping
+  /// with it — InjectPlugin calls a module's `unload()` only when the scope that added the module removes
+  /// it. Compare it only while the scope can be alive: identities of ended scopes may be reused.
+  public static var overrideScopeID: ObjectIdentifier? {
+    InjectionScope.forChanges.map(ObjectIdentifier.init)
   }
 }
