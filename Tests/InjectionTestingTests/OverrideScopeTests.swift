@@ -257,6 +257,22 @@ private final class SnapshotOther: SnapshotBase {}
   }
 }
 
+// Inside a scope, a snapshot would capture the state shared with the tests running beside it and miss
+// the scope's own commits; restoring would rewrite that shared state. Both stop at the call.
+@Test(arguments: ["snapshot", "restore"])
+func snapshotAndRestoreInsideAScopeStopAtTheCall(call: String) async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    [call = call as String] in
+    let saved = Injection.snapshot()
+    Injection.withIsolatedInjections {
+      if call == "snapshot" { _ = Injection.snapshot() } else { Injection.restore(saved) }
+    }
+  }
+  let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  let expected = call == "snapshot" ? "Injection.snapshot()" : "Injection.restore(_:)"
+  #expect(stderr.hasPrefix("\(expected) was called inside an override scope"), "\(stderr)")
+}
+
 private final class ScopedCounter: Sendable {
   let state = ScopedState<Int>(0)
 }

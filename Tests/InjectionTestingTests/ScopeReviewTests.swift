@@ -186,6 +186,22 @@ private final class NestedLateCommitHost: @unchecked Sendable {  // marked prope
   #expect(NestedLateCommitHost().token == nil)
 }
 
+private final class OneTimeWiringHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var token: Token?
+}
+
+@Test func wiringRunOutsideOverridesFromInsideAScopeReachesTheProcess() throws {
+  try Injection.withIsolatedInjections {
+    try Injection.inject(Token?.self).declared(in: OneTimeWiringHost.self).value(Token(5))
+    try Injection.outsideOverrides {
+      #expect(OneTimeWiringHost().token == nil)  // reads there see the process
+      try Injection.inject(Token?.self).declared(in: OneTimeWiringHost.self).value(Token(6))
+    }
+    #expect(OneTimeWiringHost().token?.id == 5)  // the scope's own rule still decides inside it
+  }
+  #expect(OneTimeWiringHost().token?.id == 6)  // the wiring reached the process
+}
+
 private final class Payload: Sendable {
   let live: Counter
   init(_ live: Counter) {

@@ -19,8 +19,14 @@ public struct InjectionSnapshot: @unchecked Sendable {  // immutable
 
 extension Injection {
   /// Captures the process's injection state.
+  ///
+  /// Called inside an override scope (a test's `.isolatedInjections` or `.injecting` trait, a
+  /// `withOverrides` body), it stops the program with a message saying so: the process's state is shared
+  /// with the tasks running beside it, and the scope's own commits are not in it. There, the scope itself
+  /// undoes what the test changed when it ends.
   public static func snapshot() -> InjectionSnapshot {
-    RuleLog.shared.withCommitLock { log in
+    stopInsideScope("Injection.snapshot()")
+    return RuleLog.shared.withCommitLock { log in
       var injections: [ObjectIdentifier: AnyPropertyInjection?] = [:]
       for slot in SlotRegistry.shared.allSlots() { injections[ObjectIdentifier(slot)] = .some(slot.currentInjection) }
       return InjectionSnapshot(rules: log.saved(), injections: injections, states: ScopedStateRegistry.capture())
@@ -30,7 +36,11 @@ extension Injection {
   /// Puts back the process's injection state captured by ``snapshot()``: every property reads again what
   /// it read then (properties met since get what the restored rules give them), and every plugin's
   /// state is what it was. Instances' stored values are theirs and stay.
+  ///
+  /// Called inside an override scope it stops the program, as ``snapshot()`` does: restoring there would
+  /// rewrite the state of every task running beside it and leave the scope's own commits in place.
   public static func restore(_ snapshot: InjectionSnapshot) {
+    stopInsideScope("Injection.restore(_:)")
     let (retired, forgotten) = RuleLog.shared.withCommitLock { log in
       log.restore(snapshot.rules)
       snapshot.states()
@@ -44,5 +54,15 @@ extension Injection {
     }
     ReadSection.retire(retired)
     _ = forgotten
+  }
+
+  /// Stops the program when the calling task is inside an override scope.
+  private static func stopInsideScope(_ call: String) {
+    guard InjectionScope.anyActive, InjectionScope.current != nil else { return }
+    stop(
+      "\(call) was called inside an override scope: snapshots work on the process's state, which the tasks "
+        + "running beside this one share, and the scope's own commits are not in it. Inside a scope (a test's "
+        + "isolatedInjections or injecting trait, withOverrides), let the scope undo what it changed when it "
+        + "ends; snapshot and restore outside scopes (XCTest's setUp and tearDown).")
   }
 }

@@ -53,6 +53,20 @@ extension Injection {
     }
   }
 
+  /// Runs `body` as if outside every override scope: its reads see the process's injections, and its
+  /// commits go to the process for every task. For one-time app wiring that a test may happen to reach
+  /// first — a `static let` that wires the app, used from inside a test's scope, would otherwise commit
+  /// into that test's scope alone and be gone for the others. Never for a test's own fakes.
+  ///
+  /// ```swift
+  /// enum AppWiring {
+  ///   static let done: Void = Injection.outsideOverrides { try! wireTheApp() }
+  /// }
+  /// ```
+  public static func outsideOverrides<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try InjectionScope.$entered.withValue(nil, operation: body)
+  }
+
   /// Runs `body` in a scope of its own with no overrides yet: whatever it commits — injections,
   /// rejections, `rejectAll` — stays inside it and is gone when it returns.
   public static func withIsolatedInjections<Result>(_ body: () throws -> Result) rethrows -> Result {
