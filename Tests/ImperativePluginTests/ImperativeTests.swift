@@ -12,6 +12,10 @@ private final class Settings: Sendable {
   init(name: String) { self.name = name }
 }
 
+private final class DirectCommitHost {
+  @Inject var label: String?
+}
+
 private final class MissingHost {
   @Inject var settings: Settings
   @Inject var port: Int
@@ -89,6 +93,32 @@ private final class MarkedScopeHost {
       #expect(missing[1].contains("MissingHost.port: Swift.Int (Inject)"))
     }
     #expect(!Injection.isInjected(MissingHost.self, "settings"))  // nothing applied
+  }
+
+  @Test func aDirectCommitInsideTheBlockIsRefusedAtTheCall() throws {
+    // `Injection.inject` where `lets.inject` was meant: before, it applied at once and stayed although the
+    // block then threw.
+    struct Boom: Error {}
+    var refused: (any Error)?
+    #expect(throws: Boom.self) {
+      try Injection.imperative { lets in
+        lets.skipChecks()
+        do {
+          try Injection.inject(String?.self).declared(in: DirectCommitHost.self).value("leaked")
+        } catch {
+          refused = error
+        }
+        throw Boom()
+      }
+    }
+    #expect((refused as? InjectionError) == .commitWhileRecording)
+    #expect(!Injection.isInjected(DirectCommitHost.self, "label"))
+    // The block's own rules, and commits after it, are as before.
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      try lets.inject(String?.self).declared(in: DirectCommitHost.self).value("recorded")
+    }
+    #expect(DirectCommitHost().label == "recorded")
   }
 
   @Test func skipChecksCommitsAnIncompleteBlock() throws {

@@ -79,6 +79,16 @@ private final class WeakMismatchHost: @unchecked Sendable {  // marked propertie
   @Inject var count: Int?
 }
 
+private struct NilInitialValue: Sendable, Equatable { let id: Int }
+private final class NilInitialServiceBox: Sendable { let id: Int; init(_ id: Int) { self.id = id } }
+
+private final class NilInitialHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var value: NilInitialValue? = nil
+  @Inject var box: NilInitialServiceBox? = nil
+  @Inject var unwrapped: NilInitialValue! = nil
+  @Inject var doubled: NilInitialValue?? = .some(nil)  // holds a value: the optional's nil
+}
+
 private final class MismatchHost {
   @Inject var number: Int
   @Inject var text: String
@@ -240,6 +250,18 @@ private final class CyclingHostB: @unchecked Sendable {  // marked properties on
     let coach = HeadCoach()
     try Injection.inject((any Coach)?.self).declared(in: WeakMismatchHost.self).weak(coach)
     #expect(WeakMismatchHost().coach === coach)
+  }
+
+  @Test func anOptionalDeclaredWithANilInitialValueReceivesInjections() throws {
+    // `= nil` is the same declaration as no initial value: before, the nil was stored as the instance's
+    // own value, and every injection read nil while `isInjected` and the report said otherwise.
+    try Injection.inject(NilInitialValue.self).value(NilInitialValue(id: 1))
+    try Injection.inject(NilInitialServiceBox.self).value(NilInitialServiceBox(2))
+    let host = NilInitialHost()
+    #expect(host.value == NilInitialValue(id: 1))
+    #expect(host.box?.id == 2)
+    #expect(host.unwrapped == NilInitialValue(id: 1))
+    #expect(host.doubled == .some(nil))  // `.some(nil)` is a stored value
   }
 
   @Test func aWriteRacingReadsOfOneInstanceReturnsTheOldOrTheNewValue() throws {

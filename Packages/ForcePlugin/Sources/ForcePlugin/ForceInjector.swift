@@ -100,7 +100,8 @@ public final class ForceInjector: Sendable {
   /// synthesizes are never offered.
   ///
   /// When several rules decide a property, the newest one that does not skip wins; a newer
-  /// ``forceReject(where:)`` hides older decisions.
+  /// ``forceReject(where:)`` hides older decisions. Older rules are kept (they decide what newer ones
+  /// skip), with the values they captured: to reconfigure the same properties, ``forceRejectAll()`` first.
   public func forceInject(
     in classes: AnyClass..., decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {

@@ -25,7 +25,7 @@ extension Injection {
   @discardableResult
   public static func imperative(_ block: (InjectionRules) throws -> Void) throws -> InjectionPlan {
     let rules = InjectionRules()
-    try block(rules)
+    try rules.recording(block)
     let scope = rules[CompletenessScope.self]
     scope.catalogScopeClasses()
     if let mistake = scope.partsMatchingNothing().first { throw mistake }
@@ -43,7 +43,7 @@ extension Injection {
   /// but optional. Print it for a table.
   public static func imperativeDryRun(_ block: (InjectionRules) throws -> Void) throws -> ImperativeDryRun {
     let rules = InjectionRules()
-    try block(rules)
+    try rules.recording(block)
     let scope = rules[CompletenessScope.self]
     scope.catalogScopeClasses()
     let plan = try plan(rules, listingEmptyWhere: scope.membership())

@@ -38,6 +38,7 @@ public enum Injection {
     _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
+    if InjectionRules.isRecordingOnTask { throw InjectionError.commitWhileRecording }
     let plan = try applying(rules, listingEmpty: isListed, validate: validate)
     var firstError: (any Error)?
     for action in rules.afterCommitActions {

@@ -13,6 +13,11 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
   case selectionMatchesNothing(selection: String, nearMisses: [String])
   /// An imperative block left marked properties without an injection (`Module.Owner.property: Type (plugin)`).
   case missingInjections([String])
+  /// A commit was made while the same task was recording a batch (``InjectionRules/recording(_:)``):
+  /// `Injection.inject(…)` inside an imperative block, a module's `configure` or an override's rules,
+  /// where `lets.inject(…)` was meant. It would have applied at once, apart from the batch, and stayed
+  /// even if the batch failed.
+  case commitWhileRecording
 
   /// A sentence for logs and test failures.
   public var description: String {
@@ -38,6 +43,10 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
         + nearMisses.map { "  \($0)" }.joined(separator: "\n")
     case .missingInjections(let list):
       return "These marked properties have no injection:\n" + list.map { "  \($0)" }.joined(separator: "\n")
+    case .commitWhileRecording:
+      return "A commit was made while a batch was being recorded (an Injection.imperative block, a module's "
+        + "configure, an override's rules): it would apply at once, apart from the batch, and stay even if the "
+        + "batch failed. Record the rule on the batch the block was given (lets.inject(…), not Injection.inject(…))."
     }
   }
 }

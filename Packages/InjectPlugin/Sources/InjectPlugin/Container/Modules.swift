@@ -44,7 +44,7 @@ extension Injection {
     let rules = InjectionRules()
     guard !isLoaded(module) else { return try commit(rules) }
     rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
-    try module.configure(rules)
+    try rules.recording(module.configure)
     let scope = Injection.overrideScopeID
     rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }
     return try commit(rules)

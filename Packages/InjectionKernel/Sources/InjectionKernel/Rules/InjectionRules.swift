@@ -45,6 +45,17 @@ public final class InjectionRules {
   /// An empty batch.
   public init() {}
 
+  /// Whether the calling task is recording a batch (see ``recording(_:)``).
+  @TaskLocal static var isRecordingOnTask = false
+
+  /// Runs `record` with this batch, as code that hands a batch to its user does (an imperative block, a
+  /// module's `configure`, an override's rules). While it runs, a commit on the same task throws
+  /// ``InjectionError/commitWhileRecording``: `Injection.inject(…)` written where `lets.inject(…)` was
+  /// meant would apply at once, apart from the batch, and stay even if the batch failed.
+  public func recording(_ record: (InjectionRules) throws -> Void) rethrows {
+    try Self.$isRecordingOnTask.withValue(true) { try record(self) }
+  }
+
   /// Records an injection of the selected properties.
   public func add(_ injection: AnyPropertyInjection, to selection: PropertySelection) {
     changes.append(.inject(selection, injection))

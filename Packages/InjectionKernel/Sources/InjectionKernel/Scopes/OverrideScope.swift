@@ -24,7 +24,7 @@ public final class OverrideScope: Sendable {
     do {
       try InjectionScope.$entered.withValue(scope) {
         let rules = InjectionRules()
-        try configure(rules)
+        try rules.recording(configure)
         if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty {
           try Injection.commit(rules)
         }

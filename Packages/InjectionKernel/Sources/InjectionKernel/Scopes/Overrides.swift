@@ -89,7 +89,7 @@ extension Injection {
 
   private static func commitOverrides(_ configure: (InjectionRules) throws -> Void) throws {
     let rules = InjectionRules()
-    try configure(rules)
+    try rules.recording(configure)
     if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty {
       try commit(rules)
     }

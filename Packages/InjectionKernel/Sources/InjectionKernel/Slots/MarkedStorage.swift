@@ -42,11 +42,13 @@ public struct MarkedStorage<Value> {
     held = nil
   }
 
-  /// Storage that already holds `value`, for `@Marker var x = value`.
+  /// Storage that already holds `value`, for `@Marker var x = value`. The `nil` of an optional stores
+  /// nothing: `@Marker var x: T? = nil` is the same declaration as `@Marker var x: T?`, so injections
+  /// reach it.
   @inlinable
   public init(storing value: Value, fileID: StaticString, line: UInt, column: UInt) {
     token = Self.token(fileID: fileID, line: line, column: column)
-    held = StoredValueHolder<Value>.holder(of: value)
+    held = StoredValueHolder<Value>.holder(ofInitialValue: value)
   }
 
   /// One word from a declaration's position. Distinct positions of one class's marked properties give
@@ -87,6 +89,18 @@ enum StoredValueHolder<Value> {
     if storesObjectsDirectly { return unsafeBitCast(value, to: AnyObject.self) }
     return StoredValue(value)
   }
+
+  /// The holder of a declaration's initial value: none for the `nil` of an optional (see
+  /// ``MarkedStorage/init(storing:fileID:line:column:)``).
+  @inlinable
+  static func holder(ofInitialValue value: Value) -> AnyObject? {
+    if storesObjectsDirectly { return unsafeBitCast(value, to: AnyObject.self) }  // never an optional
+    return isNone(value) ? nil : StoredValue(value)
+  }
+
+  /// Whether `value` is the `nil` of an optional `Value` (an optional holding an optional's `nil` is not).
+  @usableFromInline
+  static func isNone(_ value: Value) -> Bool { OptionalTypes.isNone(value) }
 
   /// The value `holder` holds (nil: none, or the emptied-fill mark).
   @inlinable
