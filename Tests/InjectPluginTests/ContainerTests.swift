@@ -195,6 +195,11 @@ private final class InitLoopB: @unchecked Sendable {  // marked properties only
   init() { _ = a }
 }
 
+/// Read by an exit test only.
+private final class InitLoopCar {
+  @Inject var a: InitLoopA
+}
+
 // MARK: Reads and resolves agree
 
 private struct Theme: Sendable, Equatable { let name: String }
@@ -545,6 +550,21 @@ private struct Point: Drawable {}
       _ = try? Injection.resolve(InitLoopA.self)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("InjectPluginTests.InitLoopA → InjectPluginTests.InitLoopB → InjectPluginTests.InitLoopA"))
+  }
+
+  @Test func aCycleHitByAPropertyReadStopsNamingThatProperty() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(InitLoopA.self).singleton { _ in InitLoopA() }
+      try Injection.inject(InitLoopB.self).singleton { _ in InitLoopB() }
+      _ = InitLoopCar().a
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    // The user's read first, then what failed: before, the line began with the singleton's type.
+    #expect(
+      stderr.hasPrefix(
+        "InjectPluginTests.InitLoopCar.a: InjectPluginTests.InitLoopA was read, and building "
+          + "InjectPluginTests.InitLoopA for it failed: "), "\(stderr)")
     #expect(stderr.contains("InjectPluginTests.InitLoopA → InjectPluginTests.InitLoopB → InjectPluginTests.InitLoopA"))
   }
 

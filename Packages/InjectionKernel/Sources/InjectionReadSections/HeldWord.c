@@ -7,3 +7,5 @@ _Atomic(uintptr_t) ik_emptied_fill_mark = 0;
 void ik_emptied_fill_record(uintptr_t bits) {
   atomic_store_explicit(&ik_emptied_fill_mark, bits, memory_order_release);
 }
+
+__thread uintptr_t ik_reading_slot = 0;

@@ -124,7 +124,10 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
     do {
       return try resolve(arguments: [])
     } catch {
-      Injection.stop("Building \(display) for an @Inject property failed: \(error)")
+      guard let property = Injection.propertyBeingRead else {
+        Injection.stop("Building \(display) for an @Inject property failed: \(error)")
+      }
+      Injection.stop("\(property.description) was read, and building \(display) for it failed: \(error)")
     }
   }
 

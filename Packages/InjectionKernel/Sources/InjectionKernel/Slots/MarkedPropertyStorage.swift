@@ -101,6 +101,9 @@ struct MarkedPropertyStorage<Value> {
   @inlinable  // specialized in the owner's module: a generic slow path looks up metadata at every step
   @inline(never)
   func answer(for object: AnyObject) -> Value {
+    // What plugin code runs from here (a factory, a getter) can name the property the user read.
+    let outer = ik_reading_begin(UInt(bitPattern: Unmanaged.passUnretained(slot).toOpaque()))
+    defer { ik_reading_end(outer) }
     if InjectionScope.anyActive, let scope = InjectionScope.current {
       return answer(for: object, slot: slot, in: scope)
     }

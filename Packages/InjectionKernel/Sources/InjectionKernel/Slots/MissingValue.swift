@@ -1,3 +1,5 @@
+internal import InjectionReadSections
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -20,6 +22,18 @@ extension PropertyDescriptor {
 }
 
 extension Injection {
+  /// The marked property whose read the calling thread is in, while that read runs plugin code (a
+  /// factory building a shared value or a fill, a getter); the outermost one when that code reads other
+  /// properties. `nil` outside such reads (and for `static` and struct owners). A plugin whose value
+  /// cannot be built during a read names it first in its message, as reads that cannot return anything
+  /// do.
+  public static var propertyBeingRead: PropertyDescriptor? {
+    let bits = ik_reading_current()
+    guard bits != 0 else { return nil }
+    // Slots are immortal: the address stays valid.
+    return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue().property
+  }
+
   /// Stops the program after writing `message` to standard error as one line (line breaks become
   /// spaces), so that the first thing a crash log says is what the user's code did — not a library file
   /// and line, as `fatalError` would print first. For reads that cannot return anything.

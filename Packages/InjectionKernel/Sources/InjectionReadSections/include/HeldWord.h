@@ -30,6 +30,27 @@ static inline __attribute__((always_inline)) uintptr_t ik_emptied_fill_bits(void
 /// Records the mark's address (once, from the mark's initializer).
 void ik_emptied_fill_record(uintptr_t bits);
 
+/// The slot of the outermost marked-property read in progress on this thread whose slow path runs
+/// plugin code (a factory, a getter), 0 when none: messages of values built during a read name the
+/// property the user's code read. Only its own thread reads and writes it.
+extern __thread uintptr_t ik_reading_slot;
+
+/// Notes that a slow-path read of the property whose slot is at `slot` begins; returns what to pass to
+/// ik_reading_end (the outer read's slot, or 0 when this read is the outermost).
+static inline __attribute__((always_inline)) uintptr_t ik_reading_begin(uintptr_t slot) {
+  uintptr_t outer = ik_reading_slot;
+  if (outer == 0) ik_reading_slot = slot;
+  return outer;
+}
+
+/// The slot of the outermost read in progress on this thread (see ik_reading_slot), or 0.
+static inline __attribute__((always_inline)) uintptr_t ik_reading_current(void) { return ik_reading_slot; }
+
+/// Notes that the read ik_reading_begin returned `outer` for has ended.
+static inline __attribute__((always_inline)) void ik_reading_end(uintptr_t outer) {
+  if (outer == 0) ik_reading_slot = 0;
+}
+
 /// The instance's class: its metadata's address. On Linux that is the object's first word, which the
 /// runtime never changes for a Swift object. On Apple platforms the first word of an `NSObject`
 /// subclass's instance is a non-pointer isa that also carries reference-count bits, so the class is
