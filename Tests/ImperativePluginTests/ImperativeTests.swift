@@ -16,6 +16,21 @@ private final class DirectCommitHost {
   @Inject var label: String?
 }
 
+private final class LateCommitFromBlockHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var label: String?
+}
+
+private final class WiredFromBlockHost {
+  @Inject var label: String?
+}
+
+/// Wiring reached first from inside a batch being recorded.
+private enum BlockWiring {
+  static let done: Void = Injection.outsideOverrides {
+    try! Injection.inject(String?.self).declared(in: WiredFromBlockHost.self).value("wired")
+  }
+}
+
 private final class MissingHost {
   @Inject var settings: Settings
   @Inject var port: Int
@@ -119,6 +134,31 @@ private final class MarkedScopeHost {
       try lets.inject(String?.self).declared(in: DirectCommitHost.self).value("recorded")
     }
     #expect(DirectCommitHost().label == "recorded")
+  }
+
+  @Test func aTaskStartedInTheBlockCommitsWhenItRunsAfterIt() async throws {
+    // Only the recording thread is refused: a task started in the block runs apart from the batch.
+    let gate = AsyncStream<Void>.makeStream()
+    nonisolated(unsafe) var late: Task<Void, any Error>?
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      late = Task {
+        for await _ in gate.stream { break }
+        try Injection.inject(String?.self).declared(in: LateCommitFromBlockHost.self).value("late")
+      }
+    }
+    gate.continuation.yield(())
+    gate.continuation.finish()
+    try await late?.value
+    #expect(LateCommitFromBlockHost().label == "late")
+  }
+
+  @Test func wiringRunOutsideOverridesMayCommitFromInsideARecordedBatch() throws {
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      BlockWiring.done
+    }
+    #expect(WiredFromBlockHost().label == "wired")
   }
 
   @Test func skipChecksCommitsAnIncompleteBlock() throws {

@@ -94,6 +94,34 @@ private final class BadgeModule: InjectionModule {
   func unload() { unloads.add(1, ordering: .relaxed) }
 }
 
+/// A module that records what its closure records.
+private final class ClosureModule: InjectionModule {
+  let body: @Sendable (InjectionRules) throws -> Void
+  init(_ body: @escaping @Sendable (InjectionRules) throws -> Void) { self.body = body }
+  func configure(_ lets: InjectionRules) throws { try body(lets) }
+}
+
+private struct Layer: Sendable, Equatable { let name: String }
+private final class LayerHost {
+  @Inject var layer: Layer
+}
+private final class LayerBox<Element> {
+  @Inject var layer: Layer
+}
+private struct LayerStructHost {
+  @Inject var layer: Layer
+}
+
+private struct Tag: Sendable, Equatable { let name: String }
+private final class TagHost {
+  @Inject var primary: Tag
+}
+
+private struct Tint: Sendable, Equatable { let name: String }
+private final class TintHost {
+  @Inject var tint: Tint
+}
+
 @Suite struct ContainerModuleTests {
   @Test func modulesAreAddedAndRemovedByInstanceAndByTypeAndToldWhenUnloaded() throws {
     try Injection.withIsolatedInjections {
@@ -193,6 +221,60 @@ private final class BadgeModule: InjectionModule {
     #expect(BadgeHost().badge?.text == "module")
     try Injection.removeModule(module)
     #expect(module.unloads.load(ordering: .relaxed) == 1)
+  }
+
+  @Test func aScopeRemovingModulesAddedOutsideItReadsWhatIsLeftEverywhere() throws {
+    // Two modules added by the process, removed inside a scope one after the other: every way of reading
+    // (an instance, a generic specialization used for the first time, a struct, resolve, a child injector)
+    // gets the app's rule. Before, the second removal left the first module's value on instances and
+    // resolve answered the second's.
+    try Injection.inject(Layer.self).value(Layer(name: "app"))
+    let first = ClosureModule { try $0.inject(Layer.self).value(Layer(name: "first")) }
+    let second = ClosureModule { try $0.inject(Layer.self).value(Layer(name: "second")) }
+    try Injection.addModule(first)
+    try Injection.addModule(second)
+    try Injection.withIsolatedInjections {
+      try Injection.removeModule(second)
+      #expect(LayerHost().layer.name == "first")
+      try Injection.removeModule(first)
+      #expect(Injection.loadedModules.allSatisfy { $0 !== first && $0 !== second })
+      #expect(LayerHost().layer.name == "app")
+      #expect(LayerBox<Double>().layer.name == "app")  // a specialization met after the removal
+      #expect(LayerStructHost().layer.name == "app")
+      #expect(try Injection.resolve(Layer.self).name == "app")
+      #expect(try Injection.resolve(Layer?.self)?.name == "app")
+    }
+    #expect(LayerHost().layer.name == "second")  // the process keeps its modules
+    let child = try Injection.childInjector { _ in }
+    try child.run { try Injection.removeModule(second) }
+    #expect(try child.resolve(Layer.self).name == "first")
+    #expect(child.run { LayerBox<Int8>().layer.name } == "first")
+    try Injection.removeModule(second)
+    try Injection.removeModule(first)
+    #expect(LayerHost().layer.name == "app")
+  }
+
+  @Test func aNamedBindingBeatsTheTypeAloneAgainAfterAModuleNamingItIsRemoved() throws {
+    try Injection.inject(Tag.self).value(Tag(name: "type"))
+    try Injection.inject(Tag.self, named: "primary").value(Tag(name: "app's primary"))
+    let module = ClosureModule { try $0.inject(Tag.self, named: "primary").value(Tag(name: "module's primary")) }
+    try Injection.addModule(module)
+    try Injection.inject(Tag.self).value(Tag(name: "type, later"))
+    #expect(TagHost().primary.name == "module's primary")
+    try Injection.removeModule(module)
+    #expect(TagHost().primary.name == "app's primary")
+    #expect(try Injection.resolve(Tag.self, named: "primary").name == "app's primary")
+    #expect(try Injection.resolve(Tag.self).name == "type, later")
+  }
+
+  @Test func removingAModuleWhoseRuleIsFilteredBringsBackWhatItShadowed() throws {
+    try Injection.inject(Tint.self).value(Tint(name: "app"))
+    let module = ClosureModule { try $0.inject(Tint.self).filter { $0.name == "tint" }.value(Tint(name: "module")) }
+    try Injection.addModule(module)
+    #expect(TintHost().tint.name == "module")
+    try Injection.removeModule(module)
+    #expect(Injection.isInjected(TintHost.self, "tint"))  // before: rejected, and the read stopped
+    #expect(TintHost().tint.name == "app")
   }
 
   @Test func aChildInjectorFallsBackToItsParentAndShadowsIt() throws {

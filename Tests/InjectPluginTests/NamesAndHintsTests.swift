@@ -25,6 +25,11 @@ private final class NamesMismatchHost {
 fileprivate struct FilePrivateValue: Sendable {}
 
 /// Read by the exit test only: nothing is ever injected into `port`.
+/// Read by the exit tests only.
+private final class ScopedGetterStopHost {
+  @Inject var timeout: Int
+}
+
 /// Read by the exit test only.
 private final class GetterStopHost {
   @Inject var timeout: Int
@@ -130,5 +135,24 @@ private final class StopHost {
         == "InjectPluginTests.GetterStopHost.timeout: Swift.Int was read with nothing stored, and its injection "
         + "(getter) asked for the stored value with original.get: give the instance a value first, or have the "
         + "injection return one of its own when the storage is nil.")
+  }
+
+  @Test func insideAScopeTheStopNamesTheGetterTheScopeInjected() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(Int.self).declared(in: ScopedGetterStopHost.self).value(30)
+      try Injection.withOverrides({ lets in
+        try lets.inject(Int.self).declared(in: ScopedGetterStopHost.self).getter { _, storage, original in
+          original.get(storage)
+        }
+      }) {
+        _ = ScopedGetterStopHost().timeout
+      }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    // Before, it named the process's injection (value), which the scope's getter had replaced.
+    #expect(
+      stderr.hasPrefix(
+        "InjectPluginTests.ScopedGetterStopHost.timeout: Swift.Int was read with nothing "
+          + "stored, and its injection (getter) asked"), "\(stderr)")
   }
 }

@@ -166,8 +166,10 @@ struct CompletenessScope: RuleOptionKey {
     let inheritedFrom = Set(classes.flatMap(Self.lineage).map(ObjectIdentifier.init))
     let modulePrefixes = modules.map { $0 + "." }
     return { property in
-      inheritedFrom.contains(ObjectIdentifier(property.declaringClass))
-        || Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) }
+      // (A scope of modules alone walks no class's lineage: the check runs for every indexed property.)
+      (!scopeClasses.isEmpty
+        && (inheritedFrom.contains(ObjectIdentifier(property.declaringClass))
+          || Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) }))
         || modulePrefixes.contains { property.className.hasPrefix($0) }
     }
   }

@@ -105,7 +105,7 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
   /// Every instance on every thread reads the object, so it must be `Sendable`; for one you vouch for
   /// whose type is not, pass `UncheckedSendable` (`weak(UncheckedSendable(delegate))`).
   ///
-  /// - Throws: ``InjectionError/typeMismatch(property:expected:given:)`` when `object` is not a
+  /// - Throws: `InjectionError.typeMismatch(property:expected:given:)` when `object` is not a
   ///   `Value` (a `Logger` for a `Delegate?` property), and the typed errors of a commit.
   @discardableResult
   public func weak<Object: AnyObject & Sendable>(_ object: Object) throws -> InjectionPlan? {

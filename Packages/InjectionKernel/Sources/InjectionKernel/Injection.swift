@@ -38,7 +38,7 @@ public enum Injection {
     _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
-    if InjectionRules.isRecordingOnTask { throw InjectionError.commitWhileRecording }
+    if InjectionRules.isRecordingOnThread { throw InjectionError.commitWhileRecording }
     let plan = try applying(rules, listingEmpty: isListed, validate: validate)
     var firstError: (any Error)?
     for action in rules.afterCommitActions {
@@ -86,7 +86,7 @@ public enum Injection {
       let plan = try makePlan(rules, log: log, listingEmpty: isListed, in: scope)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
-      let retired = scope.record(rules.changesInCommitOrder.map(\.change), retracted: plan.retractedOutsideScope)
+      let retired = scope.record(rules.changesInCommitOrder.map(\.change), log: log)
       // The task is inside the scope, so plugins' actions change the scope's copies of their state.
       for action in rules.commitActions { action() }
       return (plan, retired)

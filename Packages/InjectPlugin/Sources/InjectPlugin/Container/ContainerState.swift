@@ -55,11 +55,13 @@ struct ContainerState: Sendable {
   /// Forgets the rules of `module` and returns what to commit so that every property reads what the
   /// remaining rules decide: the module's rules are retracted where they are (they were recorded for the
   /// module, beside the app's and other modules' rules with the same selection, which keep their
-  /// places), and the type-keyed injection of a type whose newest rule was the module's is the newest
-  /// remaining rule's again.
+  /// places), the type-keyed injection of a type whose newest rule was the module's is the newest
+  /// remaining rule's again, and a name whose newest rule was the module's records its remaining rule
+  /// again (a name stays more specific than the type alone).
   mutating func remove(module: ObjectIdentifier) -> [@Sendable (InjectionRules) -> Void] {
     var retractions: [@Sendable (InjectionRules) -> Void] = []
     var typeKeyed: [@Sendable (InjectionRules) -> Void] = []
+    var namedReplays: [@Sendable (InjectionRules) -> Void] = []
     for (key, stack) in rules where stack.contains(where: { $0.owner == module }) {
       let remaining = stack.filter { $0.owner != module }
       rules[key] = remaining.isEmpty ? nil : remaining
@@ -68,6 +70,10 @@ struct ContainerState: Sendable {
       if let top = remaining.last {
         if let restore = top.typeKeyedReplay { typeKeyed.append(restore) }
         if let binding = top.binding { setRegistered(binding, !top.rejects) }
+        // A name stays more specific than the type alone: a rule for the type alone committed after the
+        // name's older rule re-recorded the module's named one after itself, so the name's remaining rule
+        // is recorded again, after it.
+        if key.isNamedBinding, !top.rejects { namedReplays.append(top.replay) }
       } else {
         if removedTop.typeKeyedReplay != nil, let type = key.valueType {
           typeKeyed.append { batch in batch.onCommit { TypeKeyedInjections.shared.set(nil, forTypeWithID: type) } }
@@ -78,7 +84,7 @@ struct ContainerState: Sendable {
     retractions += unkeyed.filter { $0.owner == module }.map(\.undo)
     unkeyed.removeAll { $0.owner == module }
     modules.removeAll { ObjectIdentifier($0.module) == module }
-    return retractions + typeKeyed
+    return retractions + typeKeyed + namedReplays
   }
 
   /// Forgets every rule (after `rejectAll`).
@@ -128,6 +134,9 @@ struct RuleKey: Hashable, Sendable {
     copy.names = Self.sortedUnique(names + added)
     return copy
   }
+
+  /// Whether the key is a named binding's: a value type and one property name, no class.
+  var isNamedBinding: Bool { valueType != nil && classes.isEmpty && names.count == 1 }
 
   func including(optionals: Bool) -> RuleKey {
     var copy = self

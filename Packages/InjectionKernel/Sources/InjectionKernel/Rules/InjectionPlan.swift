@@ -37,10 +37,6 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   /// `countsReplacement` is false for a view that had no injection of its own or has none now (following
   /// another class's injection is not a re-injection).
   var installs: [(property: PropertyDescriptor, injection: AnyPropertyInjection?, countsReplacement: Bool)] = []
-  /// For a commit inside an override scope: what the properties reached by retractions of rules the scope
-  /// does not hold itself (an enclosing scope's or the process's) get, which the scope records as rules of
-  /// its own (see ``InjectionScope/record(_:retracted:)``).
-  var retractedOutsideScope: [(property: PropertyDescriptor, injection: AnyPropertyInjection?)] = []
 
   /// A selection of the batch that matched no property.
   public struct UnmatchedSelection: Sendable, CustomStringConvertible {

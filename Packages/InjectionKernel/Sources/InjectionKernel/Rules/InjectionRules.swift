@@ -1,3 +1,5 @@
+internal import InjectionReadSections
+
 /// A batch of injections and rejections, committed atomically: DeluxeInjection's `DIImperative *lets`.
 ///
 /// Plugins extend this type with their verbs (`lets.inject(Settings.self).value(settings)`,
@@ -45,15 +47,28 @@ public final class InjectionRules {
   /// An empty batch.
   public init() {}
 
-  /// Whether the calling task is recording a batch (see ``recording(_:)``).
-  @TaskLocal static var isRecordingOnTask = false
+  /// Whether the calling thread is recording a batch (see ``recording(_:)``).
+  static var isRecordingOnThread: Bool { ik_recording_get() > 0 }
 
   /// Runs `record` with this batch, as code that hands a batch to its user does (an imperative block, a
-  /// module's `configure`, an override's rules). While it runs, a commit on the same task throws
+  /// module's `configure`, an override's rules). While it runs, a commit on the same thread throws
   /// ``InjectionError/commitWhileRecording``: `Injection.inject(…)` written where `lets.inject(…)` was
-  /// meant would apply at once, apart from the batch, and stay even if the batch failed.
+  /// meant would apply at once, apart from the batch, and stay even if the batch failed. Tasks and
+  /// threads it starts commit freely (they run apart from the batch anyway), and so does code inside
+  /// `Injection.outsideOverrides`.
   public func recording(_ record: (InjectionRules) throws -> Void) rethrows {
-    try Self.$isRecordingOnTask.withValue(true) { try record(self) }
+    let depth = ik_recording_get()
+    ik_recording_set(depth + 1)
+    defer { ik_recording_set(depth) }
+    try record(self)
+  }
+
+  /// Runs `body` as if no batch were being recorded on the calling thread (see ``recording(_:)``).
+  static func notRecording<Result>(_ body: () throws -> Result) rethrows -> Result {
+    let depth = ik_recording_get()
+    ik_recording_set(0)
+    defer { ik_recording_set(depth) }
+    return try body()
   }
 
   /// Records an injection of the selected properties.
@@ -105,8 +120,9 @@ public final class InjectionRules {
   /// added when it is removed, so that what it shadowed shows again.
   ///
   /// Retractions take effect before the batch's other changes, wherever they were recorded; retracting a
-  /// rule that is not there changes nothing. A selection that cannot be compared with another (one
-  /// narrowed with ``PropertySelection/filter(_:)``) cannot be retracted: it is rejected instead, in its
+  /// rule that is not there changes nothing. A selection narrowed with ``PropertySelection/filter(_:)``
+  /// can be retracted only when recorded for an owner (``PropertySelection/recorded(forOwner:)``), as
+  /// that very selection; otherwise, since predicates cannot be compared, it is rejected instead, in its
   /// place among the batch's changes.
   public func retract(_ selection: PropertySelection) {
     changes.append(.retract(selection))

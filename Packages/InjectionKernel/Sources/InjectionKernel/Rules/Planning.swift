@@ -58,7 +58,6 @@ extension Injection {
       if let planned = planned[property] { return planned.injection }
       return committed(property)
     }
-    var retractedOutsideScope: [(property: PropertyDescriptor, injection: AnyPropertyInjection?)] = []
     var countedIntents: [PropertyDescriptor: Set<String>] = [:]
     var intent: String?  // the intent of the change being planned
     func set(_ property: PropertyDescriptor, _ injection: AnyPropertyInjection?, level: Int = 0, counted: Bool) {
@@ -138,7 +137,6 @@ extension Injection {
         }
       case .retract(let selection) where selection.structuralKey != nil:
         // What the committed rules decide without the retracted ones (no batch change precedes it).
-        let outsideScope = scope.map { !$0.holdsRule(withKey: selection.structuralKey!) } ?? false
         for property in index.matches(selection) {
           let decided: (injection: AnyPropertyInjection?, level: Int)
           if let scope {
@@ -149,7 +147,6 @@ extension Injection {
           }
           // A rule that was not there (or decided nothing here) leaves the property as it is.
           if decided.injection === current(property) && decided.level == currentLevel(property) { continue }
-          if outsideScope { retractedOutsideScope.append((property, decided.injection)) }
           set(property, decided.injection, level: decided.level, counted: false)
         }
       case .reject(let selection), .retract(let selection):
@@ -204,7 +201,6 @@ extension Injection {
       entries: entries, unmatchedSelections: unmatched, emptyProperties: empty,
       emptyGenericProperties: emptyGeneric, genericPropertiesCheckedPerSpecialization: perSpecialization,
       catalogPasses: log.refreshCount)
-    plan.retractedOutsideScope = retractedOutsideScope
     plan.installs = touched.map { property in
       let ownBefore = committedLevel(property) == property.viewDepth
       let ownAfter = (planned[property]?.level ?? 0) == property.viewDepth

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Which marked properties a rule applies to: the properties of one plugin, narrowed by value type,
 /// declaring class (subclasses included), name and a predicate. Every narrowing must hold.
 ///
@@ -20,6 +22,9 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   private(set) var mayMatchNothing = false
   /// Who the rule is recorded for (see ``recorded(forOwner:)``); `nil` for the app.
   private(set) var owner: ObjectIdentifier?
+  /// Told apart from every other filtered selection (predicates cannot be compared): made by the
+  /// ``filter(_:)`` call that added the newest predicate, kept by copies.
+  private(set) var filterIdentity = 0
 
   /// Every marked property of `plugin`.
   public init(plugin: PluginID) { self.plugin = plugin }
@@ -72,8 +77,11 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   public func filter(_ predicate: @escaping @Sendable (PropertyDescriptor) -> Bool) -> PropertySelection {
     var copy = self
     copy.predicates.append(predicate)
+    copy.filterIdentity = Self.filterIdentities.add(1, ordering: .relaxed).newValue
     return copy
   }
+
+  private static let filterIdentities = Atomic<Int>(0)
 
   /// Also selects, for a selection of type `T`, the properties declared `T?`. The kernel gives them the
   /// injection made for `T` wrapped in an optional (values, shared values and fills; a getter or a setter,
@@ -108,6 +116,8 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// the same properties then stay side by side in the order they were committed — the newest decides —
   /// and retracting one owner's rule (``InjectionRules/retract(_:)``) brings back the others' where they
   /// were. It selects the same properties, and ``selectsTheSameProperties(as:)`` ignores the owner.
+  /// A filtered selection recorded for an owner can be retracted too: as this very selection (copies of
+  /// it), since predicates cannot be compared.
   public func recorded(forOwner owner: ObjectIdentifier) -> PropertySelection {
     var copy = self
     copy.owner = owner
@@ -172,6 +182,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// for the older selection is replaced by the newer's. Never for a selection with a ``filter(_:)``:
   /// predicates cannot be compared.
   public func selectsTheSameProperties(as other: PropertySelection) -> Bool {
+    guard predicates.isEmpty, other.predicates.isEmpty else { return false }
     guard let key = structuralKey, let otherKey = other.structuralKey else { return false }
     return key.hasTheSameStructure(as: otherKey)
   }
@@ -179,11 +190,12 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// A key equal for selections that select the same properties by the same structural criteria;
   /// `nil` when a predicate makes that unknowable. A newer rule with the same key replaces an older one.
   var structuralKey: StructuralKey? {
-    guard predicates.isEmpty else { return nil }
+    // A filtered selection has a key only when recorded for an owner: itself, by its filter's identity.
+    guard predicates.isEmpty || owner != nil else { return nil }
     return StructuralKey(
       plugin: plugin, valueType: valueType.map(ObjectIdentifier.init),
       classes: classes.map(ObjectIdentifier.init), names: Array(names), includesOptionals: includesOptionals,
-      owner: owner)
+      owner: owner, filterIdentity: predicates.isEmpty ? 0 : filterIdentity)
   }
 
   /// What a selection selects by, without its predicates.
@@ -197,13 +209,15 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     let includesOptionals: Bool
     /// Who the rule was recorded for (``PropertySelection/recorded(forOwner:)``); `nil` for the app.
     let owner: ObjectIdentifier?
+    /// The filter's identity for a filtered selection recorded for an owner, else 0.
+    let filterIdentity: Int
     /// The hash of the fields above, computed once: the rule log hashes a key on every lookup, insertion
     /// and growth of its table.
     private let hash: Int
 
     init(
       plugin: PluginID, valueType: ObjectIdentifier?, classes: [ObjectIdentifier], names: [String],
-      includesOptionals: Bool, owner: ObjectIdentifier?
+      includesOptionals: Bool, owner: ObjectIdentifier?, filterIdentity: Int
     ) {
       self.plugin = plugin
       self.valueType = valueType
@@ -211,6 +225,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
       self.names = Self.sortedUnique(names)
       self.includesOptionals = includesOptionals
       self.owner = owner
+      self.filterIdentity = filterIdentity
       var hasher = Hasher()
       hasher.combine(plugin)
       hasher.combine(valueType)
@@ -218,6 +233,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
       hasher.combine(self.names)
       hasher.combine(includesOptionals)
       hasher.combine(owner)
+      hasher.combine(filterIdentity)
       hash = hasher.finalize()
     }
 
@@ -237,7 +253,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     static func == (lhs: StructuralKey, rhs: StructuralKey) -> Bool {
       lhs.hash == rhs.hash && lhs.plugin == rhs.plugin && lhs.valueType == rhs.valueType
         && lhs.includesOptionals == rhs.includesOptionals && lhs.classes == rhs.classes && lhs.names == rhs.names
-        && lhs.owner == rhs.owner
+        && lhs.owner == rhs.owner && lhs.filterIdentity == rhs.filterIdentity
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }

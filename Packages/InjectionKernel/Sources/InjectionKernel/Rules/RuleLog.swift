@@ -246,6 +246,11 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
     reindex()
   }
 
+  /// Adds the rules of `saved` after these, as newer ones (a scope's view of the rules enclosing it).
+  func append(_ saved: Saved) {
+    for rule in saved.rules { append(rule) }
+  }
+
   private func reindex() {
     replacedCount = 0
     positionByKey.removeAll(keepingCapacity: true)

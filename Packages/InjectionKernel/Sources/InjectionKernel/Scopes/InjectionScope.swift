@@ -57,6 +57,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   @usableFromInline let dependencyReads = Atomic<Int>(0)
   /// The rules committed inside the scope (an overlay: a property no rule of it selects falls through).
   let rules = RuleLog(overlay: true)
+  /// Retractions of rules the scope does not hold (see ``record(_:log:)``), and the enclosing rules
+  /// without them that the properties they reach are decided by (`rulesLock`).
+  private var masks: [PropertySelection] = []
+  private var maskedView: RuleLog?
   /// What the scope's rules decide for each slot (`.some(nil)`: rejected), by slot identity.
   private var decisions: [ObjectIdentifier: AnyPropertyInjection??] = [:]
   /// Counts commits into the scope, so that a decision computed across one is not cached.
@@ -110,7 +114,13 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       let slots = lock.withLock { overriddenSlots }
       for slot in slots { slot.endOverride() }
       Self.activeCount.subtract(1, ordering: .acquiringAndReleasing)
-      let rules = rulesLock.withLock { self.rules.removeAll() }
+      let rules = rulesLock.withLock {
+        defer {
+          masks = []
+          maskedView = nil
+        }
+        return (self.rules.removeAll(), maskedView)
+      }
       return lock.withLock {
         // The owners this scope kept values for: fast reads may serve their process values again.
         for entry in shared.values { (entry.owner as? any ScopeKeptValueOwner)?.scopeStoppedKeeping() }
@@ -270,8 +280,16 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   func retractedDecision(
     for property: PropertyDescriptor, excluding excluded: Set<PropertySelection.StructuralKey>, log: RuleLog
   ) -> (injection: AnyPropertyInjection?, level: Int) {
-    // Every layer: a scope takes back a rule an enclosing scope or the process holds for itself alone
-    // (see `record(_:retracted:)`).
+    // Every layer: a scope takes back a rule an enclosing scope or the process holds for itself alone (see
+    // `record(_:log:)`), as the retractions it and its enclosing scopes made before did.
+    var excluded = excluded
+    var masked: InjectionScope? = liveSelfOrParent
+    while let candidate = masked {
+      for mask in candidate.rulesLock.withLock({ candidate.masks }) {
+        if let key = mask.structuralKey { excluded.insert(key) }
+      }
+      masked = candidate.liveParent
+    }
     var scope: InjectionScope? = liveSelfOrParent
     while let candidate = scope {
       let decided = Self.$entered.withValue(candidate) {
@@ -284,9 +302,32 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     return (decided?.decision ?? nil, decided?.level ?? 0)
   }
 
-  /// Whether this scope's own rules include one with `key` (commit lock held).
-  func holdsRule(withKey key: PropertySelection.StructuralKey) -> Bool {
-    rulesLock.withLock { rules.holdsRule(withKey: key) }
+  /// The live scopes enclosing this one, outermost first.
+  private func enclosingLiveScopes() -> [InjectionScope] {
+    var scopes: [InjectionScope] = []
+    var scope = liveParent
+    while let candidate = scope {
+      scopes.insert(candidate, at: 0)
+      scope = candidate.liveParent
+    }
+    return scopes
+  }
+
+  /// Rebuilds the rules the masks are evaluated over: the process's, then each enclosing scope's (their
+  /// rules decide before the process's), without any rule a mask of this scope or an enclosing one
+  /// retracts (commit lock held).
+  private func rebuildMaskedView(log: RuleLog, enclosing: [InjectionScope]) {
+    let view = RuleLog()
+    view.restore(log.saved())
+    var allMasks: [PropertySelection] = []
+    for scope in enclosing {
+      let (saved, masks) = scope.rulesLock.withLock { (scope.rules.saved(), scope.masks) }
+      view.append(saved)
+      allMasks += masks
+    }
+    allMasks += rulesLock.withLock { masks }
+    for mask in allMasks { view.record(.retract(mask)) }
+    rulesLock.withLock { maskedView = view }
   }
 
   /// The classes the rules of this scope and its enclosing ones name (commit lock held).
@@ -315,8 +356,16 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// plugins' builders may consult their ``ScopedState``s, and the thread asking (one creating a slot,
   /// or a task of a nested scope) may see other copies of them, or none.
   private func ruleDecision(for property: PropertyDescriptor) -> AnyPropertyInjection?? {
-    if Self.entered === self { return rulesLock.withLock { rules.decision(for: property) } }
-    return Self.$entered.withValue(self) { rulesLock.withLock { rules.decision(for: property) } }
+    if Self.entered === self { return rulesLock.withLock { ownDecision(for: property) } }
+    return Self.$entered.withValue(self) { rulesLock.withLock { ownDecision(for: property) } }
+  }
+
+  /// This scope's rules' decision for `property`, then — for a property a retraction of an enclosing rule
+  /// reaches — what the enclosing rules decide without the retracted ones (`rulesLock` held).
+  private func ownDecision(for property: PropertyDescriptor) -> AnyPropertyInjection?? {
+    if let decided = rules.decision(for: property) { return decided }
+    guard let maskedView, masks.contains(where: { $0.matches(property) }) else { return nil }
+    return .some(maskedView.decision(for: property) ?? nil)
   }
 
   /// Records committed changes (commit lock held) and switches off the fast path of every existing slot
@@ -325,23 +374,24 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// path is switched off, as `end()` — which ran under the commit lock before — would not switch it on.
   ///
   /// A retraction of a rule the scope does not hold (an enclosing scope's or the process's, such as a
-  /// module added outside the scope) cannot remove it from there: the scope records, as rules of its own
-  /// placed before the batch's other changes, what the plan decided for each property it reaches
-  /// (`retracted`) — properties of classes met later keep the enclosing rules.
-  func record(
-    _ changes: [InjectionRules.Change],
-    retracted: [(property: PropertyDescriptor, injection: AnyPropertyInjection?)] = []
-  ) -> [UInt] {
+  /// module added outside the scope) cannot remove it from there: the scope keeps it as a mask. For the
+  /// properties a mask's selection reaches (classes met later included), the scope decides what the
+  /// enclosing rules decide without the masked ones — evaluated over a copy of those rules taken now
+  /// (`log` is the process's, commit lock held), so their later changes do not reach these properties
+  /// inside the scope.
+  func record(_ changes: [InjectionRules.Change], log: RuleLog) -> [UInt] {
     guard isLive.load(ordering: .acquiring) else { return [] }
+    let enclosing = enclosingLiveScopes()
     rulesLock.withLock {
-      for (property, injection) in retracted {
-        guard let plugin = property.plugin else { continue }
-        let exact = PropertySelection(plugin: plugin).ofType(property.valueType).declared(in: property.viewingClass)
-          .named(property.name)
-        rules.record(injection.map { .inject(exact, $0) } ?? .reject(exact))
+      for change in changes {
+        if case .retract(let selection) = change, let key = selection.structuralKey, !rules.holdsRule(withKey: key) {
+          masks.append(selection)
+          continue
+        }
+        rules.record(change)  // in commit order
       }
-      for change in changes { rules.record(change) }  // in commit order
     }
+    if rulesLock.withLock({ !masks.isEmpty }) { rebuildMaskedView(log: log, enclosing: enclosing) }
     lock.withLock {
       decisionsVersion += 1
       decisions.removeAll()

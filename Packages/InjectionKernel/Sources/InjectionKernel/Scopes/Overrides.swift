@@ -64,7 +64,9 @@ extension Injection {
   /// }
   /// ```
   public static func outsideOverrides<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try InjectionScope.$entered.withValue(nil, operation: body)
+    // Outside any batch being recorded too: such wiring is reached from an override's rules or a module's
+    // configure as well.
+    try InjectionRules.notRecording { try InjectionScope.$entered.withValue(nil, operation: body) }
   }
 
   /// Runs `body` in a scope of its own with no overrides yet: whatever it commits — injections,

@@ -135,7 +135,14 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
   /// its injection (a getter, a setter) asked for the stored value of an instance that stores none.
   @usableFromInline
   func stopForMissingValue() -> Never {
-    guard let injection = currentInjection else { Injection.stop(property.missingValueMessage) }
+    // The injection the reading task sees: its override scope's, if one decides the property.
+    let seen =
+      if InjectionScope.anyActive, let scope = InjectionScope.current {
+        scope.injection(for: self).injection
+      } else {
+        currentInjection
+      }
+    guard let injection = seen else { Injection.stop(property.missingValueMessage) }
     Injection.stop(
       "\(property.description) was read with nothing stored, and its injection (\(injection.summary)) asked for "
         + "the stored value with original.get: give the instance a value first, or have the injection return "

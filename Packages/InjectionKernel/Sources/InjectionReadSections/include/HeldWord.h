@@ -46,6 +46,15 @@ static inline __attribute__((always_inline)) uintptr_t ik_reading_begin(uintptr_
 /// The slot of the outermost read in progress on this thread (see ik_reading_slot), or 0.
 static inline __attribute__((always_inline)) uintptr_t ik_reading_current(void) { return ik_reading_slot; }
 
+/// How many batches the calling thread is recording (InjectionRules.recording, nested), and the calls
+/// that read and change it. Only its own thread reads and writes it: a task spawned while a batch is
+/// recorded runs later, elsewhere, and may commit.
+extern __thread long ik_recording_depth;
+
+static inline __attribute__((always_inline)) long ik_recording_get(void) { return ik_recording_depth; }
+
+static inline __attribute__((always_inline)) void ik_recording_set(long depth) { ik_recording_depth = depth; }
+
 /// Notes that the read ik_reading_begin returned `outer` for has ended.
 static inline __attribute__((always_inline)) void ik_reading_end(uintptr_t outer) {
   if (outer == 0) ik_reading_slot = 0;
