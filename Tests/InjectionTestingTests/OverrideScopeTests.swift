@@ -257,6 +257,41 @@ private final class SnapshotOther: SnapshotBase {}
   }
 }
 
+private final class SnapshotClockHost {
+  @Inject var clock: String?
+}
+private final class SnapshotDatabase: Sendable {
+  let builtWith: String
+  init(_ builtWith: String) { self.builtWith = builtWith }
+}
+private final class SnapshotDatabaseHost {
+  @Inject var shared: SnapshotDatabase
+  @Inject var early: SnapshotDatabase?
+}
+
+// A shared value or a singleton built after the snapshot, from what was injected then (a test's fake
+// clock), is built again after the restore; one built before stays (in a child process, as above).
+@Test func restoringASnapshotRebuildsSharedValuesBuiltAfterIt() async {
+  await #expect(processExitsWith: .success) {
+    try Injection.inject(String?.self).declared(in: SnapshotClockHost.self).value("real clock")
+    let make: @Sendable () -> SnapshotDatabase = { SnapshotDatabase(SnapshotClockHost().clock ?? "none") }
+    try Injection.inject(SnapshotDatabase.self).declared(in: SnapshotDatabaseHost.self).shared(make)
+    try Injection.inject(SnapshotDatabase?.self).declared(in: SnapshotDatabaseHost.self).shared { make() }
+    try Injection.inject(SnapshotDatabase.self, named: "db").singleton { _ in make() }
+    let early = try #require(SnapshotDatabaseHost().early)  // built before the snapshot
+    let saved = Injection.snapshot()
+    try Injection.inject(String?.self).declared(in: SnapshotClockHost.self).value("fake clock")
+    precondition(SnapshotDatabaseHost().shared.builtWith == "fake clock")
+    let fakeDatabase = try Injection.resolve(SnapshotDatabase.self, named: "db")
+    precondition(fakeDatabase.builtWith == "fake clock")
+    Injection.restore(saved)
+    precondition(SnapshotDatabaseHost().shared.builtWith == "real clock", "rebuilt from the restored clock")
+    let realDatabase = try Injection.resolve(SnapshotDatabase.self, named: "db")
+    precondition(realDatabase.builtWith == "real clock", "the singleton is built again")
+    precondition(SnapshotDatabaseHost().early === early, "a value built before the snapshot stays")
+  }
+}
+
 // Inside a scope, a snapshot would capture the state shared with the tests running beside it and miss
 // the scope's own commits; restoring would rewrite that shared state. Both stop at the call.
 @Test(arguments: ["snapshot", "restore"])

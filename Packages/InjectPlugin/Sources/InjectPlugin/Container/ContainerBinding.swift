@@ -40,6 +40,7 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
     self.lifetime = lifetime
     self.display = display
     self.make = make
+    Injection.takePartInSnapshots(self)
   }
 
   /// The value for a resolve with `arguments` (used by a singleton's first build only).
@@ -205,4 +206,21 @@ extension ContainerBinding: ScopeKeptValueOwner {
   func scopeStartedKeeping() { scopesKeeping.add(1, ordering: .acquiringAndReleasing) }
   /// Counts that scope's end.
   func scopeStoppedKeeping() { scopesKeeping.subtract(1, ordering: .acquiringAndReleasing) }
+}
+
+extension ContainerBinding: SnapshotParticipant {
+  /// Puts back the value kept at the snapshot's moment (or none): a singleton built since, from what was
+  /// injected then, is built again on next use.
+  func captureForSnapshot() -> @Sendable () -> Void {
+    // The kept value is shared by every resolve and read already: holding it in the snapshot adds no
+    // sharing.
+    let captured = UncheckedSendable(kept.withLock { $0 })
+    return { [self] in
+      let replaced = kept.withLock { current -> Kept in
+        defer { current = captured.value }
+        return current
+      }
+      _ = replaced  // released here, outside the lock
+    }
+  }
 }

@@ -15,6 +15,42 @@ public struct InjectionSnapshot: @unchecked Sendable {  // immutable
   let rules: RuleLog.Saved
   let injections: [ObjectIdentifier: AnyPropertyInjection?]
   let states: @Sendable () -> Void
+  let participants: @Sendable () -> Void
+}
+
+/// An object holding a value built once and then kept — a shared value, a container's singleton — whose
+/// state a snapshot captures and a restore puts back: restored to a moment before the value was built,
+/// it builds it again on next use (from what is injected then), instead of keeping a value built from
+/// what was injected in between (a test's fakes). The kernel's ``SharedValue``s take part; a plugin
+/// keeping such values registers them with ``Injection/takePartInSnapshots(_:)``.
+public protocol SnapshotParticipant: AnyObject, Sendable {
+  /// Captures the state to put back and returns what puts it back. The closure runs under the kernel's
+  /// commit lock, before slots publish new answers: it must not read marked properties or commit.
+  func captureForSnapshot() -> @Sendable () -> Void
+}
+
+/// The live snapshot participants, held weakly: one its owner dropped is skipped and forgotten.
+enum SnapshotParticipants {
+  private struct Entry: @unchecked Sendable {  // `participant` is only read
+    weak var participant: (any SnapshotParticipant)?
+  }
+
+  private static let entries = LockedState<[Entry]>([])
+
+  static func register(_ participant: any SnapshotParticipant) {
+    entries.withLock { entries in
+      // Dropped ones are forgotten now and then, so that the list grows with the live participants only.
+      if entries.count >= 64, entries.count.nonzeroBitCount == 1 { entries.removeAll { $0.participant == nil } }
+      entries.append(Entry(participant: participant))
+    }
+  }
+
+  /// Captures every live participant; the closure puts them all back.
+  static func capture() -> @Sendable () -> Void {
+    let live = entries.withLock { $0.compactMap(\.participant) }
+    let restores = live.map { $0.captureForSnapshot() }
+    return { for restore in restores { restore() } }
+  }
 }
 
 extension Injection {
@@ -29,13 +65,15 @@ extension Injection {
     return RuleLog.shared.withCommitLock { log in
       var injections: [ObjectIdentifier: AnyPropertyInjection?] = [:]
       for slot in SlotRegistry.shared.allSlots() { injections[ObjectIdentifier(slot)] = .some(slot.currentInjection) }
-      return InjectionSnapshot(rules: log.saved(), injections: injections, states: ScopedStateRegistry.capture())
+      return InjectionSnapshot(
+        rules: log.saved(), injections: injections, states: ScopedStateRegistry.capture(),
+        participants: SnapshotParticipants.capture())
     }
   }
 
   /// Puts back the process's injection state captured by ``snapshot()``: every property reads again what
-  /// it read then (properties met since get what the restored rules give them), and every plugin's
-  /// state is what it was. Instances' stored values are theirs and stay.
+  /// it read then (properties met since get what the restored rules give them; a shared value or a
+  /// singleton built since is built again on next use), and every plugin's state is what it was. Instances' stored values are theirs and stay.
   ///
   /// Called inside an override scope it stops the program, as ``snapshot()`` does: restoring there would
   /// rewrite the state of every task running beside it and leave the scope's own commits in place.
@@ -44,6 +82,7 @@ extension Injection {
     let (retired, forgotten) = RuleLog.shared.withCommitLock { log in
       log.restore(snapshot.rules)
       snapshot.states()
+      snapshot.participants()  // before the slots below publish new answers
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
       defer { configurationVersion.add(1, ordering: .acquiringAndReleasing) }
       let installed = SlotRegistry.shared.allSlots().map { slot in
@@ -54,6 +93,12 @@ extension Injection {
     }
     ReadSection.retire(retired)
     _ = forgotten
+  }
+
+  /// Makes `participant`'s state part of every snapshot taken while it lives (see
+  /// ``SnapshotParticipant``); it is held weakly.
+  public static func takePartInSnapshots(_ participant: any SnapshotParticipant) {
+    SnapshotParticipants.register(participant)
   }
 
   /// Stops the program when the calling task is inside an override scope.

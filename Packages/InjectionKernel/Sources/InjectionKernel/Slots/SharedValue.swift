@@ -36,6 +36,7 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     self.create = create
     self.onReentry = onReentry
     keptElsewhere = nil
+    SnapshotParticipants.register(self)
   }
 
   /// A shared value whose creation already happens once elsewhere — a container's singleton, built under
@@ -50,6 +51,7 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     self.create = create
     onReentry = nil
     self.keptElsewhere = keptElsewhere
+    SnapshotParticipants.register(self)
   }
 
   /// The value, created now if this is the first use. A value created inside an override scope from
@@ -114,6 +116,22 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     #else
       UInt(pthread_self())
     #endif
+  }
+}
+
+extension SharedValue: SnapshotParticipant {
+  /// Puts back the value (or its absence) of the snapshot's moment: one created since is created again.
+  public func captureForSnapshot() -> @Sendable () -> Void {
+    // A shared value is read by every instance on every thread already (its verbs take Sendable values or
+    // ones the caller vouches for): holding it in the snapshot adds no sharing.
+    let captured = UncheckedSendable(lock.withLock { value })
+    return { [self] in
+      let replaced = lock.withLock { () -> Value? in
+        defer { value = captured.value }
+        return value
+      }
+      _ = replaced  // released here, outside the lock
+    }
   }
 }
 
