@@ -117,6 +117,17 @@ private final class TagHost {
   @Inject var primary: Tag
 }
 
+private struct Mark: Sendable, Equatable { let name: String }
+private final class MarkHost {
+  @Inject var primary: Mark
+}
+
+private struct Glaze: Sendable, Equatable { let name: String }
+private final class GlazeHost {
+  @Inject var glaze: Glaze
+}
+private struct Varnish: Sendable, Equatable { let name: String }
+
 private struct Tint: Sendable, Equatable { let name: String }
 private final class TintHost {
   @Inject var tint: Tint
@@ -265,6 +276,57 @@ private final class TintHost {
     #expect(TagHost().primary.name == "app's primary")
     #expect(try Injection.resolve(Tag.self, named: "primary").name == "app's primary")
     #expect(try Injection.resolve(Tag.self).name == "type, later")
+  }
+
+  @Test func aScopesViewOfRulesAModuleRemovalReachesIsTheOneTakenAtTheRemoval() throws {
+    try Injection.inject(Glaze.self).value(Glaze(name: "app"))
+    let module = ClosureModule { try $0.inject(Glaze.self).value(Glaze(name: "module")) }
+    try Injection.addModule(module)
+    try Injection.withIsolatedInjections {
+      try Injection.removeModule(module)
+      try Injection.outsideOverrides { try Injection.inject(Glaze.self).value(Glaze(name: "process, later")) }
+      #expect(GlazeHost().glaze.name == "app")
+      // An unrelated commit into the scope does not refresh the copy (before, it did).
+      try Injection.inject(Varnish.self).value(Varnish(name: "scope"))
+      #expect(GlazeHost().glaze.name == "app")
+    }
+    #expect(GlazeHost().glaze.name == "process, later")
+    try Injection.removeModule(module)
+  }
+
+  @Test func removingAModuleNamingABindingLeavesANewerClassRuleDeciding() throws {
+    try Injection.inject(Mark.self, named: "primary").value(Mark(name: "app's primary"))
+    let module = ClosureModule { try $0.inject(Mark.self, named: "primary").value(Mark(name: "module's primary")) }
+    try Injection.addModule(module)
+    try Injection.inject(Mark.self).declared(in: MarkHost.self).value(Mark(name: "class rule"))
+    #expect(MarkHost().primary.name == "class rule")
+    try Injection.removeModule(module)
+    #expect(MarkHost().primary.name == "class rule")  // the newest rule still decides
+    #expect(try Injection.resolve(Mark.self, named: "primary").name == "app's primary")
+  }
+
+  @Test func aScopeReAddingAndRemovingAProcessModuleDoesNotUnloadIt() throws {
+    let module = BadgeModule()
+    try Injection.addModule(module)
+    try Injection.withIsolatedInjections {
+      try Injection.removeModule(module)
+      try Injection.addModule(module)
+      try Injection.removeModule(module)
+    }
+    #expect(module.unloads.load(ordering: .relaxed) == 0)  // still loaded in the process
+    try Injection.removeModule(module)
+    #expect(module.unloads.load(ordering: .relaxed) == 1)
+  }
+
+  @Test func aModuleMayMakeAChildInjectorInConfigure() throws {
+    // The child's rules commit into its own scope, not beside the module's batch: no leak to refuse.
+    nonisolated(unsafe) var child: ChildInjector?
+    let module = ClosureModule { _ in
+      child = try Injection.childInjector { try $0.inject(Tint.self).value(Tint(name: "child")) }
+    }
+    try Injection.addModule(module)
+    #expect(try child?.resolve(Tint.self).name == "child")
+    try Injection.removeModule(module)
   }
 
   @Test func removingAModuleWhoseRuleIsFilteredBringsBackWhatItShadowed() throws {

@@ -147,9 +147,9 @@ public struct InjectSelection<Value> {
   private func reassertNamedBindings(in batch: InjectionRules) {
     guard isTypeOnly else { return }
     let batchNamed = batch.namedBindings
-    for (name, rule) in ContainerState.shared.value.namedBindingRules(of: Value.self)
+    for (name, replays) in ContainerState.shared.value.namedBindingRules(of: Value.self)
     where !batchNamed.hasNoted(Value.self, named: name) {
-      rule(batch)
+      for replay in replays { replay(batch) }
     }
     for rule in batchNamed.replays(of: Value.self) { rule(batch) }
   }

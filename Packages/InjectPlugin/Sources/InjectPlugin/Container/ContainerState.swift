@@ -18,6 +18,10 @@ struct ContainerState: Sendable {
   /// The loaded modules, in the order they were added, each with the override scope that added it
   /// (`Injection.overrideScopeID`; `nil`: the process).
   var modules: [(module: any InjectionModule, addedIn: ObjectIdentifier?)] = []
+  /// Modules added outside the override scope this state belongs to and removed inside it, with the
+  /// scope that added them: one added again inside keeps that origin, so its removal there does not call
+  /// `unload()` on a module still loaded outside.
+  var removedInherited: [ObjectIdentifier: ObjectIdentifier?] = [:]
 
   /// The types that have a binding by type alone (or named).
   var boundTypes: Set<ObjectIdentifier> { Set(names.keys) }
@@ -25,15 +29,15 @@ struct ContainerState: Sendable {
   /// The binding names of `type`, in registration order.
   func bindingNames(of type: Any.Type) -> [String] { names[ObjectIdentifier(type)] ?? [] }
 
-  /// The newest rule of each named binding of `type`, to record again after a rule for the type alone:
-  /// a name stays more specific than the type alone, whichever was committed last.
-  func namedBindingRules(of type: Any.Type) -> [(name: String, replay: @Sendable (InjectionRules) -> Void)] {
+  /// The rules of each named binding of `type`, every owner's in the order they were committed, to
+  /// record again after a rule for the type alone: a name stays more specific than the type alone,
+  /// whichever was committed last — also once the newest owner's rule is taken back (a module removed).
+  func namedBindingRules(of type: Any.Type) -> [(name: String, replays: [@Sendable (InjectionRules) -> Void])] {
     let id = ObjectIdentifier(type)
     // A name whose binding was rejected gets the type's binding again: its rejection is not recorded anew.
     return rules.filter { key, stack in
-      key.valueType == id && key.classes.isEmpty && key.names.count == 1 && stack.last?.binding != nil
-        && stack.last?.rejects == false
-    }.compactMap { key, stack in stack.last.map { (key.names[0], $0.replay) } }
+      key.valueType == id && key.isNamedBinding && stack.last?.binding != nil && stack.last?.rejects == false
+    }.map { key, stack in (key.names[0], stack.filter { !$0.rejects }.map(\.replay)) }
   }
 
   /// Records a committed rule.
@@ -55,13 +59,12 @@ struct ContainerState: Sendable {
   /// Forgets the rules of `module` and returns what to commit so that every property reads what the
   /// remaining rules decide: the module's rules are retracted where they are (they were recorded for the
   /// module, beside the app's and other modules' rules with the same selection, which keep their
-  /// places), the type-keyed injection of a type whose newest rule was the module's is the newest
-  /// remaining rule's again, and a name whose newest rule was the module's records its remaining rule
-  /// again (a name stays more specific than the type alone).
+  /// places), and the type-keyed injection of a type whose newest rule was the module's is the newest
+  /// remaining rule's again. (Named bindings need nothing more: a rule for the type alone records every
+  /// owner's rule of each name again after itself, see `namedBindingRules(of:)`.)
   mutating func remove(module: ObjectIdentifier) -> [@Sendable (InjectionRules) -> Void] {
     var retractions: [@Sendable (InjectionRules) -> Void] = []
     var typeKeyed: [@Sendable (InjectionRules) -> Void] = []
-    var namedReplays: [@Sendable (InjectionRules) -> Void] = []
     for (key, stack) in rules where stack.contains(where: { $0.owner == module }) {
       let remaining = stack.filter { $0.owner != module }
       rules[key] = remaining.isEmpty ? nil : remaining
@@ -70,10 +73,6 @@ struct ContainerState: Sendable {
       if let top = remaining.last {
         if let restore = top.typeKeyedReplay { typeKeyed.append(restore) }
         if let binding = top.binding { setRegistered(binding, !top.rejects) }
-        // A name stays more specific than the type alone: a rule for the type alone committed after the
-        // name's older rule re-recorded the module's named one after itself, so the name's remaining rule
-        // is recorded again, after it.
-        if key.isNamedBinding, !top.rejects { namedReplays.append(top.replay) }
       } else {
         if removedTop.typeKeyedReplay != nil, let type = key.valueType {
           typeKeyed.append { batch in batch.onCommit { TypeKeyedInjections.shared.set(nil, forTypeWithID: type) } }
@@ -84,7 +83,7 @@ struct ContainerState: Sendable {
     retractions += unkeyed.filter { $0.owner == module }.map(\.undo)
     unkeyed.removeAll { $0.owner == module }
     modules.removeAll { ObjectIdentifier($0.module) == module }
-    return retractions + typeKeyed + namedReplays
+    return retractions + typeKeyed
   }
 
   /// Forgets every rule (after `rejectAll`).

@@ -45,7 +45,8 @@ extension Injection {
     guard !isLoaded(module) else { return try commit(rules) }
     rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
     try rules.recording(module.configure)
-    let scope = Injection.overrideScopeID
+    let id = ObjectIdentifier(module)
+    let scope = ContainerState.shared.value.removedInherited[id] ?? Injection.overrideScopeID
     rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }
     return try commit(rules)
   }
@@ -65,9 +66,15 @@ extension Injection {
     }
     let rules = InjectionRules()
     for change in state.remove(module: id) { change(rules) }
-    rules.onCommit { ContainerState.shared.update { _ = $0.remove(module: id) } }
+    let removedHere = loaded.addedIn == Injection.overrideScopeID
+    rules.onCommit {
+      ContainerState.shared.update { state in
+        _ = state.remove(module: id)
+        if !removedHere { state.removedInherited[id] = loaded.addedIn }
+      }
+    }
     try commit(rules)
-    if loaded.addedIn == Injection.overrideScopeID { module.unload() }
+    if removedHere { module.unload() }
   }
 
   /// Removes every loaded module of type `type` (see ``removeModule(_:)``), newest first.

@@ -382,16 +382,20 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   func record(_ changes: [InjectionRules.Change], log: RuleLog) -> [UInt] {
     guard isLive.load(ordering: .acquiring) else { return [] }
     let enclosing = enclosingLiveScopes()
-    rulesLock.withLock {
+    let masked = rulesLock.withLock { () -> Bool in
+      var masked = false
       for change in changes {
         if case .retract(let selection) = change, let key = selection.structuralKey, !rules.holdsRule(withKey: key) {
           masks.append(selection)
+          masked = true
           continue
         }
         rules.record(change)  // in commit order
       }
+      return masked
     }
-    if rulesLock.withLock({ !masks.isEmpty }) { rebuildMaskedView(log: log, enclosing: enclosing) }
+    // The copy is taken at a retraction only: the scope's other commits leave it as it was.
+    if masked { rebuildMaskedView(log: log, enclosing: enclosing) }
     lock.withLock {
       decisionsVersion += 1
       decisions.removeAll()

@@ -26,7 +26,9 @@ public final class OverrideScope: Sendable {
         let rules = InjectionRules()
         try rules.recording(configure)
         if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty {
-          try Injection.commit(rules)
+          // Into the new scope, not the batch being recorded around it (a child injector made in a
+          // module's configure): no leak.
+          try InjectionRules.notRecording { _ = try Injection.commit(rules) }
         }
       }
     } catch {

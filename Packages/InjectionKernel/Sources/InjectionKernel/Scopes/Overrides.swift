@@ -63,6 +63,7 @@ extension Injection {
   ///   static let done: Void = Injection.outsideOverrides { try! wireTheApp() }
   /// }
   /// ```
+  @discardableResult
   public static func outsideOverrides<Result>(_ body: () throws -> Result) rethrows -> Result {
     // Outside any batch being recorded too: such wiring is reached from an override's rules or a module's
     // configure as well.
@@ -93,7 +94,8 @@ extension Injection {
     let rules = InjectionRules()
     try rules.recording(configure)
     if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty {
-      try commit(rules)
+      // Into the scope just begun, not a batch being recorded around it: no leak.
+      try InjectionRules.notRecording { _ = try commit(rules) }
     }
   }
 }
