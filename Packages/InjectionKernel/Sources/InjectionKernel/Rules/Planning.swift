@@ -253,12 +253,12 @@ extension Injection {
       }
       if let decision { return decision }
     }
-    // Inside an override scope, its rules (and its enclosing scopes') come before the process's.
+    // Inside an override scope, its rules (and its enclosing scopes') come before the process's; a scope's
+    // retraction of a rule it does not hold masks the process's (see `InjectionScope.record(_:log:)`).
     if let scope {
       if let decided = scope.newestDecision(excluding: retracted, { decide($0, injectionType: $1, rejects: $2) }) {
         return decided
       }
-      retracted = []  // a scope's retractions take back its own rules only
     }
     return log.newestDecision(excluding: retracted) { selection, injectionType, rejects in
       decide(selection, injectionType: injectionType, rejects: rejects)
