@@ -2,12 +2,22 @@ import DefaultsPlugin
 import Foundation
 import Testing
 
+// Each test injects its own store into its own class: two tests injecting stores into one class in
+// parallel would read and wait on each other's stores (a test waiting for a change that went to the other
+// store hung, now and then).
 private final class ObservedSettings {
   @Defaults("observed.volume") var volume = 0.5
+}
+
+private final class ObservedFrameSettings {
   @ArchivedDefaults var frame: WindowFrame?
 }
 
 private final class ShortLivedSettings {
+  @Defaults var value = 0
+}
+
+private final class CancelledObserverSettings {
   @Defaults var value = 0
 }
 
@@ -30,8 +40,8 @@ private final class ShortLivedSettings {
 
   @Test func archivedValuesAreObservedToo() async throws {
     let store = InMemoryDefaultsStore()
-    try Injection.injectDefaults(in: ObservedSettings.self, store: { _ in store })
-    let settings = ObservedSettings()
+    try Injection.injectDefaults(in: ObservedFrameSettings.self, store: { _ in store })
+    let settings = ObservedFrameSettings()
     var frames = settings.$frame.values.makeAsyncIterator()
     #expect(await frames.next() == .some(nil))
     settings.frame = WindowFrame(x: 1, y: 2, width: 3, height: 4)
@@ -53,8 +63,8 @@ private final class ShortLivedSettings {
 
   @Test func aCancelledObserverStops() async throws {
     let store = InMemoryDefaultsStore()
-    try Injection.injectDefaults(in: ShortLivedSettings.self, store: { _ in store })
-    let settings = ShortLivedSettings()
+    try Injection.injectDefaults(in: CancelledObserverSettings.self, store: { _ in store })
+    let settings = CancelledObserverSettings()
     let observer = Task {
       var seen = 0
       for await _ in settings.$value.values { seen += 1 }

@@ -67,7 +67,7 @@ public enum Injection {
         slot.install(install.injection, countingReplacement: install.countsReplacement)
       }
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
-      for (_, change) in rules.changesInCommitOrder { log.record(change) }
+      for change in rules.changesInCommitOrder { log.record(change) }
       for action in rules.commitActions { action() }
       return (plan, retired, DetachedProperties.forgetDecisions())
     }
@@ -86,7 +86,7 @@ public enum Injection {
       let plan = try makePlan(rules, log: log, listingEmpty: isListed, in: scope)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
-      let retired = scope.record(rules.changesInCommitOrder.map(\.change), log: log)
+      let retired = scope.record(rules.changesInCommitOrder, log: log)
       // The task is inside the scope, so plugins' actions change the scope's copies of their state.
       for action in rules.commitActions { action() }
       return (plan, retired)

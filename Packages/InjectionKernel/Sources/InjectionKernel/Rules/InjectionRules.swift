@@ -126,13 +126,24 @@ public final class InjectionRules {
   /// place among the batch's changes.
   public func retract(_ selection: PropertySelection) {
     changes.append(.retract(selection))
+    if selection.structuralKey != nil { hasKeyedRetractions = true }
   }
 
-  /// The changes in the order a commit applies them, each with its position in ``changes``: keyed
-  /// retractions first, then the rest as recorded.
-  var changesInCommitOrder: [(position: Int, change: Change)] {
-    let numbered = changes.enumerated().map { (position: $0.offset, change: $0.element) }
-    return numbered.filter(\.change.isKeyedRetraction) + numbered.filter { !$0.change.isKeyedRetraction }
+  /// Whether ``changes`` holds a keyed retraction, which a commit applies first.
+  private(set) var hasKeyedRetractions = false
+
+  /// The positions in ``changes`` in the order a commit applies them: keyed retractions first, then the
+  /// rest as recorded; `nil` when that is the recorded order (the batch retracts nothing), which costs
+  /// nothing to follow.
+  var commitOrder: [Int]? {
+    guard hasKeyedRetractions else { return nil }
+    let retractions = changes.indices.filter { changes[$0].isKeyedRetraction }
+    return retractions + changes.indices.filter { !changes[$0].isKeyedRetraction }
+  }
+
+  /// The changes in the order a commit applies them (see ``commitOrder``).
+  var changesInCommitOrder: [Change] {
+    commitOrder.map { order in order.map { changes[$0] } } ?? changes
   }
 
   /// Runs `action` when the batch commits (under the commit lock, after the slots changed); nothing runs

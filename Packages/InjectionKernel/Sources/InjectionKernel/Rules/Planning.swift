@@ -7,8 +7,8 @@ extension Injection {
     _ rules: InjectionRules, log: RuleLog, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     in scope: InjectionScope? = nil
   ) throws -> InjectionPlan {
-    let ordered = rules.changesInCommitOrder
-    let changes = ordered.map(\.change)
+    let order = rules.commitOrder
+    let changes = rules.changesInCommitOrder
     let named = changes.flatMap { change -> [AnyClass] in
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection), .retract(let selection):
@@ -97,7 +97,7 @@ extension Injection {
         return selection.structuralKey
       })
     for (position, change) in changes.enumerated() {
-      intent = rules.intents[ordered[position].position]
+      intent = rules.intents[order?[position] ?? position]
       switch change {
       case .inject(let selection, let injection):
         let matches = index.matches(selection)
