@@ -122,6 +122,15 @@ private final class MarkHost {
   @Inject var primary: Mark
 }
 
+private struct Stamp: Sendable, Equatable { let name: String }
+private final class StampHost {
+  @Inject var primary: Stamp
+}
+private struct Seal: Sendable, Equatable { let name: String }
+private final class SealHost {
+  @Inject var primary: Seal
+}
+
 private struct Glaze: Sendable, Equatable { let name: String }
 private final class GlazeHost {
   @Inject var glaze: Glaze
@@ -303,6 +312,30 @@ private final class TintHost {
     try Injection.removeModule(module)
     #expect(MarkHost().primary.name == "class rule")  // the newest rule still decides
     #expect(try Injection.resolve(Mark.self, named: "primary").name == "app's primary")
+  }
+
+  @Test func removingAModuleThatRejectedANameBringsBackTheAppsBindingOfIt() throws {
+    try Injection.inject(Stamp.self, named: "primary").value(Stamp(name: "app's primary"))
+    let module = ClosureModule { try $0.inject(Stamp.self, named: "primary").reject() }
+    try Injection.addModule(module)
+    try Injection.inject(Stamp.self).value(Stamp(name: "type"))
+    try Injection.removeModule(module)
+    #expect(StampHost().primary.name == "app's primary")
+    #expect(try Injection.resolve(Stamp.self, named: "primary").name == "app's primary")
+    #expect(try Injection.resolveAll(Stamp.self).map(\.name).sorted() == ["app's primary", "type"])
+  }
+
+  @Test func aRejectionOfANameKeepsItsPlaceWhenANewerModuleBindingItIsRemoved() throws {
+    try Injection.inject(Seal.self, named: "primary").value(Seal(name: "app's primary"))
+    let rejecting = ClosureModule { try $0.inject(Seal.self, named: "primary").reject() }
+    let binding = ClosureModule { try $0.inject(Seal.self, named: "primary").value(Seal(name: "module's")) }
+    try Injection.addModule(rejecting)
+    try Injection.addModule(binding)
+    try Injection.inject(Seal.self).value(Seal(name: "type"))
+    try Injection.removeModule(binding)
+    // As without the second module: the name is rejected, so the type alone decides.
+    #expect(SealHost().primary.name == "type")
+    try Injection.removeModule(rejecting)
   }
 
   @Test func aScopeReAddingAndRemovingAProcessModuleDoesNotUnloadIt() throws {

@@ -98,11 +98,11 @@ public struct InjectSelection<Value> {
       typeKeyedReplay?(batch)
     }
     replay(batch)
-    reassertNamedBindings(in: batch)
-    if let bindingName { batch.namedBindings.note(replay, for: Value.self, name: bindingName) }
     record(
       in: batch, replay: replay, undo: { $0.retract(selected) }, typeKeyedReplay: typeKeyedReplay, rejects: false,
       includesOptionals: isBinding && reachesOptionals)
+    reassertNamedBindings(in: batch)
+    if let bindingName { batch.namedBindings.note(replay, for: Value.self, name: bindingName) }
     if let afterCommit { batch.afterCommit(afterCommit) }
     return rules == nil ? try Injection.commit(batch) : nil
   }
@@ -118,11 +118,11 @@ public struct InjectSelection<Value> {
       typeKeyedReplay?(batch)
     }
     rejection(batch)
-    reassertNamedBindings(in: batch)
-    if let bindingName { batch.namedBindings.note(nil, for: Value.self, name: bindingName) }
     record(
       in: batch, replay: rejection, undo: { $0.retract(selected) }, typeKeyedReplay: typeKeyedReplay, rejects: true,
       includesOptionals: isBinding)
+    reassertNamedBindings(in: batch)
+    if let bindingName { batch.namedBindings.note(nil, for: Value.self, name: bindingName) }
     return rules == nil ? try Injection.commit(batch) : nil
   }
 
@@ -144,14 +144,24 @@ public struct InjectSelection<Value> {
   /// After a rule for the type alone, records the named bindings of the type again — the committed ones,
   /// then those made earlier in this batch — so that each name keeps reading its own binding
   /// (``Injection/inject(_:named:)``): names are more specific.
+  ///
+  /// Call it after ``record(in:replay:undo:typeKeyedReplay:rejects:includesOptionals:)``: the committed
+  /// named rules it records again are marked as recorded after the rule for the type alone.
   private func reassertNamedBindings(in batch: InjectionRules) {
     guard isTypeOnly else { return }
     let batchNamed = batch.namedBindings
-    for (name, replays) in ContainerState.shared.value.namedBindingRules(of: Value.self)
+    var touched: [(RuleKey, ObjectIdentifier?)] = []
+    for (name, key, owner, replay) in ContainerState.shared.value.namedBindingRules(of: Value.self)
     where !batchNamed.hasNoted(Value.self, named: name) {
-      for replay in replays { replay(batch) }
+      replay(batch)
+      touched.append((key, owner))
     }
     for rule in batchNamed.replays(of: Value.self) { rule(batch) }
+    if !touched.isEmpty {
+      batch.onCommit {
+        ContainerState.shared.update { state in for (key, owner) in touched { state.touch(key, owner: owner) } }
+      }
+    }
   }
 
   /// Records, into a batch, setting (or with `nil` removing) the type-keyed injection of `type`.

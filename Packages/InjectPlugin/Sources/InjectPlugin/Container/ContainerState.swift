@@ -29,19 +29,34 @@ struct ContainerState: Sendable {
   /// The binding names of `type`, in registration order.
   func bindingNames(of type: Any.Type) -> [String] { names[ObjectIdentifier(type)] ?? [] }
 
-  /// The rules of each named binding of `type`, every owner's in the order they were committed, to
-  /// record again after a rule for the type alone: a name stays more specific than the type alone,
-  /// whichever was committed last — also once the newest owner's rule is taken back (a module removed).
-  func namedBindingRules(of type: Any.Type) -> [(name: String, replays: [@Sendable (InjectionRules) -> Void])] {
+  /// The newest rule of each named binding of `type`, to record again after a rule for the type alone:
+  /// a name stays more specific than the type alone, whichever was committed last. With each, its key
+  /// and owner, to mark it recorded anew (``touch(_:owner:)``).
+  func namedBindingRules(of type: Any.Type)
+    -> [(name: String, key: RuleKey, owner: ObjectIdentifier?, replay: @Sendable (InjectionRules) -> Void)]
+  {
     let id = ObjectIdentifier(type)
     // A name whose binding was rejected gets the type's binding again: its rejection is not recorded anew.
     return rules.filter { key, stack in
       key.valueType == id && key.isNamedBinding && stack.last?.binding != nil && stack.last?.rejects == false
-    }.map { key, stack in (key.names[0], stack.filter { !$0.rejects }.map(\.replay)) }
+    }.compactMap { key, stack in stack.last.map { (key.names[0], key, $0.owner, $0.replay) } }
   }
+
+  /// Notes that the rule `owner` holds for `key` was recorded again, as the newest rule.
+  mutating func touch(_ key: RuleKey, owner: ObjectIdentifier?) {
+    guard let index = rules[key]?.lastIndex(where: { $0.owner == owner }) else { return }
+    nextSequence += 1
+    rules[key]?[index].sequence = nextSequence
+  }
+
+  /// Counts recorded rules: an entry's `sequence` is its place in the commit order of the kernel's log.
+  private var nextSequence = 0
 
   /// Records a committed rule.
   mutating func record(_ entry: RuleEntry, for key: RuleKey?) {
+    var entry = entry
+    nextSequence += 1
+    entry.sequence = nextSequence
     if let key {
       Self.push(entry, onto: &rules[key, default: []])  // one lookup, the stack changed in place
     } else if entry.owner != nil {
@@ -59,12 +74,14 @@ struct ContainerState: Sendable {
   /// Forgets the rules of `module` and returns what to commit so that every property reads what the
   /// remaining rules decide: the module's rules are retracted where they are (they were recorded for the
   /// module, beside the app's and other modules' rules with the same selection, which keep their
-  /// places), and the type-keyed injection of a type whose newest rule was the module's is the newest
-  /// remaining rule's again. (Named bindings need nothing more: a rule for the type alone records every
-  /// owner's rule of each name again after itself, see `namedBindingRules(of:)`.)
+  /// places), the type-keyed injection of a type whose newest rule was the module's is the newest
+  /// remaining rule's again, and a name whose newest rule was the module's gets its remaining rule (see
+  /// the end).
   mutating func remove(module: ObjectIdentifier) -> [@Sendable (InjectionRules) -> Void] {
     var retractions: [@Sendable (InjectionRules) -> Void] = []
     var typeKeyed: [@Sendable (InjectionRules) -> Void] = []
+    var namedReplays: [@Sendable (InjectionRules) -> Void] = []
+    let removedNames = rules.filter { $0.key.isNamedBinding && $0.value.last?.owner == module }.map(\.key)
     for (key, stack) in rules where stack.contains(where: { $0.owner == module }) {
       let remaining = stack.filter { $0.owner != module }
       rules[key] = remaining.isEmpty ? nil : remaining
@@ -80,10 +97,31 @@ struct ContainerState: Sendable {
         if let binding = removedTop.binding { setRegistered(binding, false) }
       }
     }
+    // A name whose newest rule was the module's: its remaining rule decides again. It may be older than a
+    // rule for the type alone (which recorded the module's rule after itself, names being more specific):
+    // it is recorded again as the newest, unless a newer rule that names a class or a property could
+    // select the name's properties (it must keep deciding).
+    for key in removedNames {
+      guard let top = rules[key]?.last, !top.rejects, !isShadowedByANarrowerRule(than: top, name: key.names[0], of: key)
+      else { continue }
+      namedReplays.append(top.replay)
+      touch(key, owner: top.owner)
+    }
     retractions += unkeyed.filter { $0.owner == module }.map(\.undo)
     unkeyed.removeAll { $0.owner == module }
     modules.removeAll { ObjectIdentifier($0.module) == module }
-    return retractions + typeKeyed
+    return retractions + typeKeyed + namedReplays
+  }
+
+  /// Whether a rule committed after `entry` names a class or a property and could select the properties
+  /// named `name` of the binding's type (rules by type alone do not count: names beat them).
+  private func isShadowedByANarrowerRule(than entry: RuleEntry, name: String, of named: RuleKey) -> Bool {
+    rules.contains { key, stack in
+      guard key != named, key.valueType == nil || key.valueType == named.valueType else { return false }
+      guard !key.classes.isEmpty || !key.names.isEmpty else { return false }  // the type alone
+      guard key.names.isEmpty || key.names.contains(name) else { return false }
+      return stack.contains { $0.sequence > entry.sequence }
+    }
   }
 
   /// Forgets every rule (after `rejectAll`).
@@ -179,6 +217,9 @@ struct RuleEntry: Sendable {
   let rejects: Bool
   /// The binding it makes, for a selection by type (and name) alone.
   let binding: BindingKey?
+  /// Its place in the commit order of the kernel's log, set by ``ContainerState`` when it records or
+  /// touches the entry.
+  var sequence = 0
 }
 
 /// The named bindings recorded into one batch so far, per value type and name (the newest), so that a
