@@ -290,16 +290,22 @@ private final class TintHost {
   @Test func aScopesViewOfRulesAModuleRemovalReachesIsTheOneTakenAtTheRemoval() throws {
     try Injection.inject(Glaze.self).value(Glaze(name: "app"))
     let module = ClosureModule { try $0.inject(Glaze.self).value(Glaze(name: "module")) }
+    let other = ClosureModule { try $0.inject(Varnish.self).value(Varnish(name: "other module")) }
     try Injection.addModule(module)
+    try Injection.addModule(other)
     try Injection.withIsolatedInjections {
       try Injection.removeModule(module)
       try Injection.outsideOverrides { try Injection.inject(Glaze.self).value(Glaze(name: "process, later")) }
       #expect(GlazeHost().glaze.name == "app")
-      // An unrelated commit into the scope does not refresh the copy (before, it did).
+      // An unrelated commit into the scope does not refresh the copy (before, it did), nor does the removal
+      // of a module with other rules.
       try Injection.inject(Varnish.self).value(Varnish(name: "scope"))
+      #expect(GlazeHost().glaze.name == "app")
+      try Injection.removeModule(other)
       #expect(GlazeHost().glaze.name == "app")
     }
     #expect(GlazeHost().glaze.name == "process, later")
+    try Injection.removeModule(other)
     try Injection.removeModule(module)
   }
 

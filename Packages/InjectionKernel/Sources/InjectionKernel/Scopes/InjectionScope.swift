@@ -313,19 +313,23 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     return scopes
   }
 
-  /// Rebuilds the rules the masks are evaluated over: the process's, then each enclosing scope's (their
-  /// rules decide before the process's), without any rule a mask of this scope or an enclosing one
-  /// retracts (commit lock held).
+  /// Rebuilds the rules the masks are evaluated over (commit lock held): the copy taken at the scope's
+  /// first mask — the process's rules, then each enclosing scope's (their rules decide before the
+  /// process's) — without any rule a mask of this scope or an enclosing one retracts. Later masks take
+  /// more rules out of that copy; nothing refreshes it.
   private func rebuildMaskedView(log: RuleLog, enclosing: [InjectionScope]) {
     let view = RuleLog()
-    view.restore(log.saved())
-    var allMasks: [PropertySelection] = []
-    for scope in enclosing {
-      let (saved, masks) = scope.rulesLock.withLock { (scope.rules.saved(), scope.masks) }
-      view.append(saved)
-      allMasks += masks
+    var allMasks = rulesLock.withLock { masks }
+    if let earlier = rulesLock.withLock({ maskedView }) {
+      view.restore(earlier.saved())
+    } else {
+      view.restore(log.saved())
+      for scope in enclosing {
+        let (saved, masks) = scope.rulesLock.withLock { (scope.rules.saved(), scope.masks) }
+        view.append(saved)
+        allMasks += masks
+      }
     }
-    allMasks += rulesLock.withLock { masks }
     for mask in allMasks { view.record(.retract(mask)) }
     rulesLock.withLock { maskedView = view }
   }
@@ -376,9 +380,9 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// A retraction of a rule the scope does not hold (an enclosing scope's or the process's, such as a
   /// module added outside the scope) cannot remove it from there: the scope keeps it as a mask. For the
   /// properties a mask's selection reaches (classes met later included), the scope decides what the
-  /// enclosing rules decide without the masked ones — evaluated over a copy of those rules taken now
-  /// (`log` is the process's, commit lock held), so their later changes do not reach these properties
-  /// inside the scope.
+  /// enclosing rules decide without the masked ones — evaluated over a copy of those rules taken at the
+  /// scope's first mask (`log` is the process's, commit lock held), so their later changes do not reach
+  /// these properties inside the scope.
   func record(_ changes: [InjectionRules.Change], log: RuleLog) -> [UInt] {
     guard isLive.load(ordering: .acquiring) else { return [] }
     let enclosing = enclosingLiveScopes()
