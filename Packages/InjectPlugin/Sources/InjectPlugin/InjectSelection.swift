@@ -92,7 +92,9 @@ public struct InjectSelection<Value> {
     let batch = rules ?? InjectionRules()
     let selected = owned(isBinding && reachesOptionals ? selection.includingOptionals() : selection, in: batch)
     let typeKeyedType = selectionValueType
-    let typeKeyedReplay = typeKeyedType.map { Self.settingTypeKeyed(typeKeyed, for: $0) }
+    let typeKeyedReplay = typeKeyedType.map {
+      TypeKeyedInjections.setting(typeKeyed, forTypeWithID: ObjectIdentifier($0))
+    }
     let replay: @Sendable (InjectionRules) -> Void = { batch in
       batch.add(injection, to: selected)
       typeKeyedReplay?(batch)
@@ -112,7 +114,9 @@ public struct InjectSelection<Value> {
   func applyRejection() throws -> InjectionPlan? {
     let batch = rules ?? InjectionRules()
     let selected = owned(isBinding ? selection.includingOptionals() : selection, in: batch)
-    let typeKeyedReplay = selectionValueType.map { Self.settingTypeKeyed(nil, for: $0) }
+    let typeKeyedReplay = selectionValueType.map {
+      TypeKeyedInjections.setting(nil, forTypeWithID: ObjectIdentifier($0))
+    }
     let rejection: @Sendable (InjectionRules) -> Void = { batch in
       batch.reject(selected)
       typeKeyedReplay?(batch)
@@ -162,14 +166,6 @@ public struct InjectSelection<Value> {
         ContainerState.shared.update { state in for (key, owner) in touched { state.touch(key, owner: owner) } }
       }
     }
-  }
-
-  /// Records, into a batch, setting (or with `nil` removing) the type-keyed injection of `type`.
-  private static func settingTypeKeyed(_ entry: TypeKeyedInjections.Entry?, for type: Any.Type)
-    -> @Sendable (InjectionRules) -> Void
-  {
-    let id = ObjectIdentifier(type)
-    return { batch in batch.onCommit { TypeKeyedInjections.shared.set(entry, forTypeWithID: id) } }
   }
 
   /// `selected`, recorded for the module being configured if the batch configures one: a module's rules

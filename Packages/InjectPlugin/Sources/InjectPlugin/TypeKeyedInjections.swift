@@ -26,14 +26,15 @@ final class TypeKeyedInjections: Sendable {
     }
   }
 
-  /// Sets or (with `nil`) removes the injection for `type`.
-  func set(_ entry: Entry?, for type: Any.Type) {
-    set(entry, forTypeWithID: ObjectIdentifier(type))
-  }
-
   /// Sets or (with `nil`) removes the injection for the type `id` identifies.
   func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) {
     entries.update { $0[id] = entry }
+  }
+
+  /// Records, into a batch, setting (or with `nil` removing) the injection for the type `id` identifies
+  /// when the batch commits.
+  static func setting(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) -> @Sendable (InjectionRules) -> Void {
+    { batch in batch.onCommit { shared.set(entry, forTypeWithID: id) } }
   }
 
   /// Removes every type-keyed injection.

@@ -92,7 +92,7 @@ struct ContainerState: Sendable {
         if let binding = top.binding { setRegistered(binding, !top.rejects) }
       } else {
         if removedTop.typeKeyedReplay != nil, let type = key.valueType {
-          typeKeyed.append { batch in batch.onCommit { TypeKeyedInjections.shared.set(nil, forTypeWithID: type) } }
+          typeKeyed.append(TypeKeyedInjections.setting(nil, forTypeWithID: type))
         }
         if let binding = removedTop.binding { setRegistered(binding, false) }
       }

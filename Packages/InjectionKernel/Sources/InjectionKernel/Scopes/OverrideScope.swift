@@ -22,15 +22,7 @@ public final class OverrideScope: Sendable {
   public init(_ configure: (InjectionRules) throws -> Void = { _ in }) throws {
     scope = InjectionScope.begin()
     do {
-      try InjectionScope.$entered.withValue(scope) {
-        let rules = InjectionRules()
-        try rules.recording(configure)
-        if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty {
-          // Into the new scope, not the batch being recorded around it (a child injector made in a
-          // module's configure): no leak.
-          try InjectionRules.notRecording { _ = try Injection.commit(rules) }
-        }
-      }
+      try InjectionScope.$entered.withValue(scope) { try Injection.commitOverrides(configure) }
     } catch {
       scope.end()
       ended.store(true, ordering: .releasing)

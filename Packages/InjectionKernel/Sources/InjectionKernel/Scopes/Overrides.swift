@@ -90,11 +90,14 @@ extension Injection {
   /// Whether the calling task runs inside an override scope.
   public static var isInsideOverrideScope: Bool { InjectionScope.anyActive && InjectionScope.current != nil }
 
-  private static func commitOverrides(_ configure: (InjectionRules) throws -> Void) throws {
+  /// Records `configure`'s rules and commits them into the scope the calling task has just entered (a
+  /// `withOverrides` scope, an ``OverrideScope``).
+  static func commitOverrides(_ configure: (InjectionRules) throws -> Void) throws {
     let rules = InjectionRules()
     try rules.recording(configure)
     if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty {
-      // Into the scope just begun, not a batch being recorded around it: no leak.
+      // Into the scope just begun, not a batch being recorded around it (a child injector made in a
+      // module's configure): no leak.
       try InjectionRules.notRecording { _ = try commit(rules) }
     }
   }
