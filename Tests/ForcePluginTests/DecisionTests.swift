@@ -48,6 +48,26 @@ private final class ScopeChild: ScopeBase {
   var session: Session?
 }
 
+private final class KeyedHost {
+  var network: Network?
+  var session: Session?
+}
+
+private final class KeyedLifetimeHost {
+  var tracked: KeyedTracked?
+}
+
+private final class DeinitCounter: Sendable {
+  let count = Atomic<Int>(0)
+}
+
+/// Counts its deinit on a counter shared with the test.
+private final class KeyedTracked: Sendable {
+  let deinits: DeinitCounter
+  init(counting deinits: DeinitCounter) { self.deinits = deinits }
+  deinit { deinits.count.add(1, ordering: .relaxed) }
+}
+
 private final class MismatchHost {
   var count = 0
   var label = "untouched"
@@ -219,6 +239,48 @@ private final class Asked: Sendable {
       return
     }
     #expect(decided as? Network === new)
+  }
+
+  @Test func aKeyedRuleReplacesTheRuleWithTheSameKeyAndBecomesTheNewest() throws {
+    let injector = ForceInjector()
+    func filled() throws -> KeyedHost {
+      let host = KeyedHost()
+      try injector.fill(host)
+      return host
+    }
+    let first = Network(host: "first")
+    let second = Network(host: "second")
+    let unkeyed = Network(host: "unkeyed")
+    try injector.forceInject(in: KeyedHost.self, key: "network") { $0.name == "network" ? .value(first) : .skip }
+    try injector.forceInject(in: KeyedHost.self) { $0.name == "network" ? .value(unkeyed) : .skip }
+    #expect(try filled().network === unkeyed)
+    // The keyed rule is replaced, not stacked: it becomes the newest and `first` is gone from the rules.
+    try injector.forceInject(in: KeyedHost.self, key: "network") { $0.name == "network" ? .value(second) : .skip }
+    #expect(try filled().network === second)
+    // A replacement that skips leaves the property to the older, unkeyed rule, not to `first`.
+    try injector.forceInject(in: KeyedHost.self, key: "network") { _ in .skip }
+    #expect(try filled().network === unkeyed)
+    // Other keys are independent.
+    try injector.forceInject(in: KeyedHost.self, key: "session") {
+      $0.name == "session" ? .provider { Session() } : .skip
+    }
+    let host = try filled()
+    #expect(host.network === unkeyed && host.session != nil)
+  }
+
+  @Test func reconfiguringWithAKeyKeepsOneRuleAndReleasesTheValuesOfTheOldOnes() throws {
+    let injector = ForceInjector()
+    let deinits = DeinitCounter()
+    let host = KeyedLifetimeHost()
+    for round in 1...1000 {
+      let value = KeyedTracked(counting: deinits)
+      try injector.forceInject(in: KeyedLifetimeHost.self, key: "tracked") { _ in .value(value) }
+      if round % 100 == 0 { try injector.fill(host) }  // fills hold the newest value only
+    }
+    // Rounds 1…999 were replaced: their values are released except the one the host's field still holds
+    // (round 1000's, which the rule holds too).
+    #expect(deinits.count.load(ordering: .relaxed) == 999)
+    #expect(host.tracked != nil)
   }
 
   @Test func scopedRuleWithAMisfittingValueThrowsWhenInjected() throws {

@@ -54,6 +54,19 @@ extension SharedInjectorTests {
       Injection.forceReject { $0.isDeclared(in: Checkout.self) }
     }
 
+    @Test func keyedRule() throws {
+      func applySession(_ session: Session) throws {
+        // However often the session changes, one rule holds it.
+        try Injection.forceInject(in: Checkout.self, key: "checkout.session") { property in
+          property.name == "session" ? .value(session) : .skip
+        }
+      }
+      try applySession(Session())
+      try applySession(Session())
+      #expect(try Injection.fill(Checkout()).session != nil)
+      Injection.forceReject { $0.isDeclared(in: Checkout.self) }
+    }
+
     @Test func serviceBox() {
       let box = ServiceBox()
       box.register(AnalyticsService(), as: "analytics")

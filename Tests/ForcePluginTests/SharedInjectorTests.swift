@@ -12,6 +12,10 @@ private final class EntryPointHost {
   var label = ""
 }
 
+private final class KeyedImperativeHost {
+  var gateway: Gateway?
+}
+
 private final class ImperativeHost {
   var gateway: Gateway?
   var label = ""
@@ -61,6 +65,30 @@ private final class ImperativeHost {
       lets.forceRejectAll()  // runs after the rule above was added: the block ends with no rules
     }
     #expect(try Injection.fill(ImperativeHost()).label == "")
+  }
+
+  @Test func keyedRulesReplaceTheirPredecessorsThroughTheEntryPointAndInBlocks() throws {
+    let first = Gateway()
+    let second = Gateway()
+    let third = Gateway()
+    try Injection.forceInject(in: KeyedImperativeHost.self, key: "gateway") { _ in .value(first) }
+    try Injection.forceInject(in: KeyedImperativeHost.self, key: "gateway") { _ in .value(second) }
+    #expect(try Injection.fill(KeyedImperativeHost()).gateway === second)
+    struct Abort: Error {}
+    #expect(throws: Abort.self) {  // a failed block replaces nothing
+      try Injection.imperative { lets in
+        lets.skipChecks()
+        try lets.forceInject(in: KeyedImperativeHost.self, key: "gateway") { _ in .value(third) }
+        throw Abort()
+      }
+    }
+    #expect(try Injection.fill(KeyedImperativeHost()).gateway === second)
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      try lets.forceInject(in: KeyedImperativeHost.self, key: "gateway") { _ in .skip }
+    }
+    // The skipping replacement removed `second`'s rule, and `first`'s was already gone.
+    #expect(try Injection.fill(KeyedImperativeHost()).gateway == nil)
   }
 
   @Test func rejectAllClearsTheSharedInjector() throws {

@@ -2,7 +2,8 @@ public import InjectionKernel
 
 extension Injection {
   /// DeluxeInjection's `[DeluxeInjection forceInject:^id(Class targetClass, NSString *propertyName, …)]`:
-  /// adds a decision closure to ``ForceInjector/shared`` (see `ForceInjector/forceInject(in:decide:)`).
+  /// adds a decision closure to ``ForceInjector/shared`` (see `ForceInjector/forceInject(in:key:decide:)`).
+  /// A rule with a `key` replaces the shared injector's rule with the same key.
   ///
   /// ```swift
   /// try Injection.forceInject(in: Checkout.self) { property in
@@ -11,9 +12,9 @@ extension Injection {
   /// let checkout = try Injection.fill(Checkout())
   /// ```
   public static func forceInject(
-    in classes: AnyClass..., decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+    in classes: AnyClass..., key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
-    try ForceInjector.shared.forceInject(in: classes, decide: decide)
+    try ForceInjector.shared.forceInject(in: classes, key: key, decide: decide)
   }
 
   /// Hides the shared injector's older decisions for the properties `predicate` selects.
@@ -37,18 +38,19 @@ extension Injection {
 
 extension InjectionRules {
   /// Adds a decision closure to ``ForceInjector/shared`` when the batch commits (nothing is added if the
-  /// batch fails). A scoped closure is asked about its classes' fields here, so a value that does not fit
-  /// throws from this call and the block fails.
+  /// batch fails), in place of the rule with the same `key` if it has one. A scoped closure is asked
+  /// about its classes' fields here, so a value that does not fit throws from this call and the block
+  /// fails.
   ///
   /// ```swift
   /// try Injection.imperative { lets in
   ///   try lets.forceInject(in: Checkout.self) { $0.name == "gateway" ? .value(gateway) : .skip }
   /// }
   /// ```
-  public func forceInject(in classes: AnyClass..., decide: @escaping @Sendable (ForceProperty) -> ForceDecision)
-    throws
-  {
-    let rule = try ForceInjector.checkedRule(in: classes, decide: decide)
+  public func forceInject(
+    in classes: AnyClass..., key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+  ) throws {
+    let rule = try ForceInjector.checkedRule(in: classes, key: key, decide: decide)
     onCommit { ForceInjector.shared.install(.inject(rule)) }
   }
 

@@ -25,13 +25,16 @@ public final class ForceInjector: Sendable {
   /// One decision closure and the answers it gave, asked at most once per property.
   final class DecisionRule: Sendable {
     let scope: [ObjectIdentifier]
+    /// The rule's key, if it was given one: a newer rule with the same key replaces it.
+    let key: String?
     /// The superclasses of the scope classes: the properties they declare are covered too.
     private let scopeAncestors: Set<ObjectIdentifier>
     let decide: @Sendable (ForceProperty) -> ForceDecision
     private let answers = LockedState<[ForceProperty: ForceDecision]>([:])
 
-    init(scope: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision) {
+    init(scope: [AnyClass], key: String?, decide: @escaping @Sendable (ForceProperty) -> ForceDecision) {
       self.scope = scope.map(ObjectIdentifier.init)
+      self.key = key
       var ancestors: Set<ObjectIdentifier> = []
       for cls in scope {
         var current: AnyClass? = _getSuperclass(cls)
@@ -101,18 +104,24 @@ public final class ForceInjector: Sendable {
   ///
   /// When several rules decide a property, the newest one that does not skip wins; a newer
   /// ``forceReject(where:)`` hides older decisions. Older rules are kept (they decide what newer ones
-  /// skip), with the values they captured: to reconfigure the same properties, ``forceRejectAll()`` first.
+  /// skip), with the values they captured — unless they have the same `key`:
+  ///
+  /// - `key`: a rule added with a key replaces the rule added earlier with the same key (which is
+  ///   removed, and the values it captured are released) and becomes the newest rule. Give the rules of
+  ///   a configuration that is applied again and again (settings changed, a session replaced) a key, so
+  ///   that reconfiguring keeps one rule. Without a key, rules accumulate; ``forceRejectAll()`` removes
+  ///   them all.
   public func forceInject(
-    in classes: AnyClass..., decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+    in classes: AnyClass..., key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
-    try forceInject(in: classes, decide: decide)
+    try forceInject(in: classes, key: key, decide: decide)
   }
 
-  /// ``forceInject(in:decide:)-(AnyClass...,_)`` with the classes as an array.
+  /// ``forceInject(in:key:decide:)-(AnyClass...,_,_)`` with the classes as an array.
   public func forceInject(
-    in classes: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+    in classes: [AnyClass], key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
-    let rule = try Self.checkedRule(in: classes, decide: decide)
+    let rule = try Self.checkedRule(in: classes, key: key, decide: decide)
     install(.inject(rule))
   }
 
@@ -136,9 +145,9 @@ public final class ForceInjector: Sendable {
 
   /// Builds a rule and, for a scoped one, asks it about the scope classes' fields now.
   static func checkedRule(
-    in classes: [AnyClass], decide: @escaping @Sendable (ForceProperty) -> ForceDecision
+    in classes: [AnyClass], key: String?, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws -> DecisionRule {
-    let rule = DecisionRule(scope: classes, decide: decide)
+    let rule = DecisionRule(scope: classes, key: key, decide: decide)
     for cls in classes {
       for field in ClassLayouts.shared.fields(of: cls) where isOffered(field.property) && rule.covers(field.property) {
         guard case .value(let value) = rule.answer(for: field.property) else { continue }
@@ -148,9 +157,15 @@ public final class ForceInjector: Sendable {
     return rule
   }
 
+  /// Appends `entry` as the newest rule, in place of an older rule with the same key.
   func install(_ entry: Entry) {
-    entries.update { $0.append(entry) }
-    plans.withLock { $0.removeAll() }
+    entries.update { entries in
+      if case .inject(let rule) = entry, let key = rule.key {
+        entries.removeAll { if case .inject(let older) = $0 { older.key == key } else { false } }
+      }
+      entries.append(entry)
+    }
+    plans.withLock { $0.removeAll() }  // cached decisions hold the rules' values
   }
 
   private static func isOffered(_ property: ForceProperty) -> Bool { property.isMutable && !property.isMarked }
