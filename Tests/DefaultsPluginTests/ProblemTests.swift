@@ -28,6 +28,10 @@ private final class InheritedProblemSettings {
   @Defaults var level = 0
 }
 
+private final class NarrowNumberSettings {
+  @Defaults var small: Int8 = 7
+}
+
 private final class UnencodableSettings {
   @ArchivedDefaults var value = Refusing(refuse: false)
 }
@@ -68,8 +72,9 @@ private final class UnencodableSettings {
     #expect(
       report
         == "DefaultsPluginTests.BadDataSettings.volume: Swift.Double <- defaults (Defaults) — key \"audio.volume\" in "
-        + "InMemoryDefaultsStore; InMemoryDefaultsStore holds a String under \"audio.volume\", not the property's "
-        + "type; reads return the initial value until the property is written")
+        + "InMemoryDefaultsStore; InMemoryDefaultsStore holds a value of type String under \"audio.volume\" that the "
+        + "property's type cannot hold (another type, or a number out of its range); reads return the initial value "
+        + "until the property is written")
 
     settings.volume = 0.9  // the next write replaces the bad data
     #expect(settings.volume == 0.9)
@@ -98,6 +103,22 @@ private final class UnencodableSettings {
     }
   }
 
+  @Test func aNumberOutOfThePropertysRangeReadsAsTheInitialValueAndIsReported() throws {
+    let store = InMemoryDefaultsStore(["small": 300])
+    let problems = LockedState<[DefaultsProblem]>([])
+    try Injection.withOverrides({ lets in
+      lets.injectDefaults(in: NarrowNumberSettings.self, store: { _ in store })
+      lets.onDefaultsProblem { problem in problems.withLock { $0.append(problem) } }
+    }) {
+      #expect(NarrowNumberSettings().small == 7)  // 300 does not fit an Int8: not truncated, not trapped
+    }
+    #expect(problems.value.map(\.kind) == [.wrongType(found: "Int")])
+    #expect(
+      problems.value.first?.reason
+        == "InMemoryDefaultsStore holds a value of type Int under \"small\" that the property's type cannot hold "
+        + "(another type, or a number out of its range); reads return the initial value until the property is written")
+  }
+
   @Test func eachOverrideScopeHearsAboutItsOwnStoresProblems() throws {
     try Injection.withOverrides({ lets in lets.injectDefaults(in: ScopedProblemSettings.self) }) {
       var heard: [Int] = []
@@ -110,7 +131,7 @@ private final class UnencodableSettings {
           #expect(ScopedProblemSettings().level == 0)
           #expect(ScopedProblemSettings().level == 0)  // once per scope, not at every read
           let line = Injection.report().split(separator: "\n").first { $0.contains("ScopedProblemSettings.level") }
-          #expect(line?.contains("InMemoryDefaultsStore holds a String under \"level\"") == true)
+          #expect(line?.contains("InMemoryDefaultsStore holds a value of type String under \"level\"") == true)
         }
         heard.append(counter.value)
       }

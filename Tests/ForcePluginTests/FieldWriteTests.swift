@@ -1,4 +1,5 @@
 import ForcePlugin
+import Synchronization
 import Testing
 
 // How fills write fields: types checked, retain/release, `let`, weak/unowned, generics, value types.
@@ -49,6 +50,25 @@ private final class UnsafeHost {
 
 private protocol Delegate: AnyObject {}
 private final class DelegateImpl: Delegate, Sendable {}
+
+private final class AnyObjectHost {
+  weak var delegate: AnyObject?
+  unowned var owner: AnyObject
+  unowned var maybeOwner: AnyObject?
+  init(owner: AnyObject) {
+    self.owner = owner
+    self.maybeOwner = nil
+  }
+}
+
+private struct Unique: ~Copyable {
+  var value = 1
+}
+
+private final class NoncopyableFieldHost {
+  var unique: Unique? = nil
+  var count = 0
+}
 
 private final class WeakExistentialHost {
   weak var delegate: (any Delegate)?
@@ -208,6 +228,42 @@ private final class MixedHost {
     #expect(host.raw === kept)
   }
 
+  @Test func anyObjectFieldsAreFilledWeaklyAndUnowned() throws {
+    let injector = ForceInjector()
+    let original = Service(id: 1)
+    let host = AnyObjectHost(owner: original)
+    var replacement = Service(id: 2)
+    do {
+      let captured = replacement
+      try injector.forceInject(in: AnyObjectHost.self) { _ in .value(captured) }
+    }
+    let report = try injector.fill(host)
+    #expect(Set(report.injectedNames) == ["delegate", "owner", "maybeOwner"])
+    injector.forceRejectAll()  // the rule no longer holds the value
+    #expect(isKnownUniquelyReferenced(&replacement))  // none of the three fields holds a strong reference
+    #expect(host.delegate === replacement && host.owner === replacement && host.maybeOwner === replacement)
+    // The same through a service box, by name.
+    let box = ServiceBox(name: "anyObjectBox")
+    let other = Service(id: 3)
+    box.register(other, as: "delegate")
+    #expect(box.fill(host).injectedNames == ["delegate"])
+    #expect(host.delegate === other)
+  }
+
+  @Test func fieldsOfANoncopyableTypeAreNotOffered() throws {
+    let injector = ForceInjector()
+    let offered = Mutex<[String]>([])
+    try injector.forceInject { property in
+      if property.isDeclared(in: NoncopyableFieldHost.self) { offered.withLock { $0.append(property.name) } }
+      return property.isDeclared(in: NoncopyableFieldHost.self) && property.name == "count" ? .value(3) : .skip
+    }
+    let host = NoncopyableFieldHost()
+    try injector.fill(host)
+    #expect(offered.withLock { $0 } == ["count"])
+    #expect(host.count == 3 && host.unique == nil)
+    #expect(Injection.storedProperties(of: NoncopyableFieldHost.self).map(\.name) == ["count"])
+  }
+
   @Test func weakExistentialFieldsAreRefused() throws {
     let injector = ForceInjector()
     let delegate = DelegateImpl()
@@ -218,7 +274,7 @@ private final class MixedHost {
     } catch ForceError.unsupportedOwnership(let property, let ownership, let reason) {
       #expect(property.contains("WeakExistentialHost.delegate: Swift.Optional<"))
       #expect(ownership == .weak)
-      #expect(reason.contains("protocol existentials"))
+      #expect(reason.contains("protocol type"))
     }
     let host = WeakExistentialHost()
     #expect(!(try injector.fill(host)).didInject)

@@ -171,8 +171,8 @@ public struct DefaultsProblem: Sendable, Equatable, CustomStringConvertible {
   public var reason: String {
     switch kind {
     case .wrongType(let found):
-      return "\(store) holds a \(found) under \"\(key)\", not the property's type; reads return the initial value "
-        + "until the property is written"
+      return "\(store) holds a value of type \(found) under \"\(key)\" that the property's type cannot hold (another "
+        + "type, or a number out of its range); reads return the initial value until the property is written"
     case .undecodable(let reason):
       return "the data under \"\(key)\" in \(store) does not decode (\(reason)); reads return the initial value "
         + "until the property is written"

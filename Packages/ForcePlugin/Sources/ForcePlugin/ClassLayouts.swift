@@ -84,20 +84,34 @@ final class ClassLayouts: Sendable {
       }
       return FillableField(property: property, access: strongAccess(type, offset: offset), refusal: nil)
     case .weak:
-      // `weak var x: T?` reports `T?`.
-      guard let wrapped = Injection.wrappedType(ofOptional: type), let object = wrapped as? AnyObject.Type
-      else {
+      // `weak var x: T?` reports `T?`. `AnyObject` is one reference, as a class is; a protocol existential
+      // (`any Delegate`) carries witness tables beside it, in a layout of its own.
+      guard let wrapped = Injection.wrappedType(ofOptional: type) else {
+        return FillableField(property: property, access: nil, refusal: .ownership("a weak field must be optional"))
+      }
+      if wrapped == AnyObject.self {
+        return FillableField(property: property, access: WeakField<AnyObject>(offset: offset), refusal: nil)
+      }
+      guard let object = wrapped as? AnyObject.Type else {
         return FillableField(
           property: property, access: nil,
-          refusal: .ownership("weak references to protocol existentials are not supported"))
+          refusal: .ownership(
+            "weak references of a protocol type are not supported (a class type or AnyObject is)"))
       }
       return FillableField(property: property, access: weakAccess(object, offset: offset), refusal: nil)
     case .unowned:
       let optionalWrapped = Injection.wrappedType(ofOptional: type)
-      guard let object = (optionalWrapped ?? type) as? AnyObject.Type else {
+      let referenced = optionalWrapped ?? type
+      if referenced == AnyObject.self {
+        return FillableField(
+          property: property, access: UnownedField<AnyObject>(offset: offset, isOptional: optionalWrapped != nil),
+          refusal: nil)
+      }
+      guard let object = referenced as? AnyObject.Type else {
         return FillableField(
           property: property, access: nil,
-          refusal: .ownership("unowned references to protocol existentials are not supported"))
+          refusal: .ownership(
+            "unowned references of a protocol type are not supported (a class type or AnyObject is)"))
       }
       return FillableField(
         property: property, access: unownedAccess(object, offset: offset, isOptional: optionalWrapped != nil),

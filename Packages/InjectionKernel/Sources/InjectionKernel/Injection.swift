@@ -152,7 +152,9 @@ public enum Injection {
 
   /// Every stored field `cls` declares itself — marked or not — for plugins that work on unmarked
   /// properties (force injection). Marked fields come back as in the catalog; unmarked ones have no
-  /// marker and their field type as value type. Computed on request, never by the shared pass.
+  /// marker and their field type as value type. Fields of a noncopyable type are not listed: Swift's
+  /// reflection cannot represent their type, and no value can be read from or written into them.
+  /// Computed on request, never by the shared pass.
   public static func storedProperties(of cls: AnyClass) -> [PropertyDescriptor] {
     PropertyCatalog.shared.storedProperties(of: cls)
   }

@@ -500,6 +500,9 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
           properties.append(property)
           continue
         }
+        // Reflection reports a field of a noncopyable type as `()`: no `Any.Type` can stand for it, and no
+        // value can be read from or written into it, so it is not listed.
+        if field.type == Void.self, !(records[index].mangledTypeName?.isEmptyTuple ?? true) { continue }
         properties.append(
           PropertyDescriptor(
             declaringClass: cls, className: Injection.typeName(cls), name: field.name, valueType: field.type,

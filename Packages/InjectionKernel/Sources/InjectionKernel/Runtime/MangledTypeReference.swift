@@ -41,6 +41,9 @@ struct MangledName: Hashable, @unchecked Sendable {  // immutable image data
     return 0
   }
 
+  /// Whether the name is `yt`, the empty tuple `()` (also spelled `Void`).
+  var isEmptyTuple: Bool { start[0] == UInt8(ascii: "y") && start[1] == UInt8(ascii: "t") && start[2] == 0 }
+
   /// Length in bytes (excluding the terminating NUL), symbolic payloads skipped.
   var byteCount: Int {
     var i = 0
