@@ -223,6 +223,16 @@ private struct TextPlugin: Plugin, Constructible { let id = "text"; init() {} }
 
 // MARK: Conversion checks
 
+private final class SpareWheel: Constructible, Sendable {
+  let label: String
+  init() { label = "built" }
+  init(label: String) { self.label = label }
+}
+private final class SpareCar: @unchecked Sendable {  // marked properties only
+  @Inject var wheel: SpareWheel
+  @Inject var spare: SpareWheel
+}
+
 private protocol Drawable {}
 private protocol Sizable {}
 private class Shape {}
@@ -239,6 +249,18 @@ private struct Point: Drawable {}
       let engine = try #require(car.engine as? CarHybridEngine)
       _ = engine.fuel  // a dependency of a dependency, constructed too
       #expect(try Injection.resolve(Car.self) !== car)  // unbound types are built per resolve
+    }
+  }
+
+  @Test func aNamedBindingMadeBeforeKeepsItsNameAndTheTypesOtherPropertiesAreBuilt() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(SpareWheel.self, named: "spare").value(SpareWheel(label: "named"))
+      try Injection.constructUnboundTypes()
+      let car = SpareCar()
+      #expect(car.wheel.label == "built")  // before, the name made the whole type count as bound: a stop
+      #expect(car.spare.label == "named")
+      #expect(try Injection.resolve(SpareWheel.self).label == "built")
+      #expect(try Injection.resolve(SpareWheel.self, named: "spare").label == "named")
     }
   }
 

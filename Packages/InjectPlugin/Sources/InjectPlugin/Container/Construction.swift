@@ -34,20 +34,26 @@ extension InjectionRules {
   /// alone (an unbound `Wheel?` reads `nil`).
   ///
   /// It is a rule: a binding of such a type committed later wins over it, as rules do; a binding
-  /// committed earlier by type alone (`inject(Wheel.self)…`) is kept, but a rule that names classes
-  /// committed earlier is shadowed — turn it on at start-up. `rejectAll()` turns it off.
+  /// committed earlier by type alone (`inject(Wheel.self)…`) is kept, and so is a named binding
+  /// committed earlier (`inject(Wheel.self, named: "spare")…`) for the properties with its name, while the
+  /// type's other properties are built. A rule that names classes committed earlier is shadowed — turn it
+  /// on at start-up. A binding taken back after it (a module removed, a rejection) leaves its properties
+  /// empty: they are not built again. `rejectAll()` turns it off.
   public func constructUnboundTypes() {
     let state = ContainerState.shared.value
     guard !state.constructsUnboundTypes else { return }
-    // Types bound by type alone before now keep their binding. (The builder runs under kernel locks, so
-    // it must not read scoped state itself.)
-    let bound = state.boundTypes
+    // Bindings made before now keep their properties: the type's alone keeps all of them, a name the
+    // properties with that name. (The builder runs under kernel locks, so it must not read scoped state
+    // itself.)
+    let bindings = state.bindingNamesByType
     let selection = PropertySelection(plugin: InjectPlugin.id).filter { property in
       property.valueType is any Constructible.Type
     }
     add(to: selection) { property in
-      guard let type = property.valueType as? any Constructible.Type, !bound.contains(ObjectIdentifier(type))
-      else { return nil }
+      guard let type = property.valueType as? any Constructible.Type else { return nil }
+      if let names = bindings[ObjectIdentifier(type)], names.contains("") || names.contains(property.name) {
+        return nil
+      }
       return constructingInjection(type)
     }
     onCommit { ContainerState.shared.update { $0.constructsUnboundTypes = true } }

@@ -23,8 +23,8 @@ struct ContainerState: Sendable {
   /// `unload()` on a module still loaded outside.
   var removedInherited: [ObjectIdentifier: ObjectIdentifier?] = [:]
 
-  /// The types that have a binding by type alone (or named).
-  var boundTypes: Set<ObjectIdentifier> { Set(names.keys) }
+  /// The binding names of each bound type (`""`: the binding by type alone).
+  var bindingNamesByType: [ObjectIdentifier: Set<String>] { names.mapValues(Set.init) }
 
   /// The binding names of `type`, in registration order.
   func bindingNames(of type: Any.Type) -> [String] { names[ObjectIdentifier(type)] ?? [] }
