@@ -95,6 +95,12 @@ private final class NamedStore: Sendable {
   let id: String
   init(_ id: String) { self.id = id }
 }
+private final class BackupStoreModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(NamedStore.self, named: "backup").value(NamedStore("module"))
+  }
+}
+
 private final class NamedStoreHost: @unchecked Sendable {  // marked properties only
   @Inject var backup: NamedStore
   @Inject var main: NamedStore
@@ -665,6 +671,32 @@ private struct Point: Drawable {}
       try Injection.inject(NamedStore.self).value(NamedStore("main 3"))
       #expect(try Injection.resolve(NamedStore.self, named: "backup").id == "main 3")
       #expect(NamedStoreHost().backup.id == "main 3")
+    }
+  }
+
+  @Test func unbindingANameGivesItTheTypesBindingAgainWhoeverBoundIt() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(NamedStore.self).value(NamedStore("main"))
+      try Injection.inject(NamedStore.self, named: "backup").value(NamedStore("backup"))
+      #expect(NamedStoreHost().backup.id == "backup")
+      try Injection.inject(NamedStore.self, named: "backup").reject()
+      // Before, the rejection hid the type's binding too: the read stopped and resolve threw `unbound`.
+      #expect(NamedStoreHost().backup.id == "main")
+      #expect(try Injection.resolve(NamedStore.self, named: "backup").id == "main")
+      #expect(Injection.isInjected(NamedStoreHost.self, "backup"))
+      #expect(try Injection.resolveAll(NamedStore.self).map(\.id) == ["main"])
+      // A module's binding of the name is taken back too; the module stays loaded.
+      let module = BackupStoreModule()
+      try Injection.addModule(module)
+      #expect(NamedStoreHost().backup.id == "module")
+      try Injection.inject(NamedStore.self, named: "backup").reject()
+      #expect(NamedStoreHost().backup.id == "main")
+      try Injection.removeModule(module)
+      #expect(NamedStoreHost().backup.id == "main")
+      // Leaving the properties empty is a rejection of the selection.
+      try Injection.inject(NamedStore.self).named("backup").reject()
+      #expect(!Injection.isInjected(NamedStoreHost.self, "backup"))
+      #expect(NamedStoreHost().main.id == "main")
     }
   }
 

@@ -109,7 +109,11 @@ public struct InjectSelection<Value> {
     return rules == nil ? try Injection.commit(batch) : nil
   }
 
-  /// Records (or commits) the rejection of the selection.
+  /// Records (or commits) the rejection of the selection. For a named binding (``Injection/inject(_:named:)``)
+  /// outside a module it is an unbinding: the name's bindings are taken back, whoever made them (the app,
+  /// modules), so the name gets the type's binding again, as a name nothing is bound to does. It is a
+  /// rejection when the same batch bound the name before (a retraction would apply before that binding)
+  /// and in a module's `configure` (removing the module must bring back what it took away).
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
     let batch = rules ?? InjectionRules()
@@ -117,9 +121,23 @@ public struct InjectSelection<Value> {
     let typeKeyedReplay = selectionValueType.map {
       TypeKeyedInjections.setting(nil, forTypeWithID: ObjectIdentifier($0))
     }
-    let rejection: @Sendable (InjectionRules) -> Void = { batch in
-      batch.reject(selected)
-      typeKeyedReplay?(batch)
+    let rejection: @Sendable (InjectionRules) -> Void
+    if let bindingName, let key, batch[ModuleBeingConfigured.self] == nil,
+      !batch.namedBindings.hasBound(Value.self, named: bindingName)
+    {
+      // Bindings are recorded with and without optionals (per verb), for the app and for each module.
+      let forms = [selection, selection.includingOptionals()]
+      let state = ContainerState.shared.value
+      let owners = Set(forms.indices.flatMap { state.owners(of: key.including(optionals: $0 == 1)) })
+      let retracted = forms + owners.flatMap { owner in forms.map { $0.recorded(forOwner: owner) } }
+      rejection = { batch in
+        for form in retracted { batch.retract(form) }
+      }
+    } else {
+      rejection = { batch in
+        batch.reject(selected)
+        typeKeyedReplay?(batch)
+      }
     }
     rejection(batch)
     record(

@@ -90,6 +90,13 @@ extension InjectSelection {
   }
 
   /// Removes the injection of the selected properties: they behave as if never injected.
+  ///
+  /// On a named binding (``Injection/inject(_:named:)``) it unbinds the name: the name's bindings are
+  /// taken back — the app's and the modules' — and the properties with that name (and `resolve(_:named:)`)
+  /// get the type's binding again, as for a name nothing is bound to. (In a module's `configure`, and
+  /// after binding the name in the same batch, it rejects the name instead: removing the module brings
+  /// the name's bindings back.) To leave such properties empty, reject them as a selection:
+  /// `Injection.inject(Database.self).named("backup").reject()`.
   @discardableResult
   public func reject() throws -> InjectionPlan? {
     try applyRejection()

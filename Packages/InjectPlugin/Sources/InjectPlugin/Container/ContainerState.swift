@@ -42,6 +42,9 @@ struct ContainerState: Sendable {
     }.compactMap { key, stack in stack.last.map { (key.names[0], key, $0.owner, $0.replay) } }
   }
 
+  /// The modules that hold a rule for `key`.
+  func owners(of key: RuleKey) -> [ObjectIdentifier] { rules[key]?.compactMap(\.owner) ?? [] }
+
   /// Notes that the rule `owner` holds for `key` was recorded again, as the newest rule.
   mutating func touch(_ key: RuleKey, owner: ObjectIdentifier?) {
     guard let index = rules[key]?.lastIndex(where: { $0.owner == owner }) else { return }
@@ -234,6 +237,11 @@ final class BatchNamedBindings: @unchecked Sendable {
   /// Notes a named binding's rule, or (`nil`) that the name was rejected in the batch.
   func note(_ replay: (@Sendable (InjectionRules) -> Void)?, for type: Any.Type, name: String) {
     replays[ObjectIdentifier(type), default: [:]][name] = .some(replay)
+  }
+
+  /// Whether the batch's newest rule for `type` named `name` binds it.
+  func hasBound(_ type: Any.Type, named name: String) -> Bool {
+    replays[ObjectIdentifier(type)]?[name].map { $0 != nil } ?? false
   }
 
   /// Whether the batch bound or rejected `type` named `name`.
