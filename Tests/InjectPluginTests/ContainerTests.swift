@@ -95,6 +95,8 @@ private final class NamedStore: Sendable {
   let id: String
   init(_ id: String) { self.id = id }
 }
+private final class EagerFailure: Sendable {}
+
 private final class BackupStoreModule: InjectionModule {
   func configure(_ lets: InjectionRules) throws {
     try lets.inject(NamedStore.self, named: "backup").value(NamedStore("module"))
@@ -697,6 +699,25 @@ private struct Point: Drawable {}
       try Injection.inject(NamedStore.self).named("backup").reject()
       #expect(!Injection.isInjected(NamedStoreHost.self, "backup"))
       #expect(NamedStoreHost().main.id == "main")
+    }
+  }
+
+  @Test func anEagerSingletonThatFailsAfterTheCommitSaysTheBatchWasApplied() throws {
+    struct BuildFailed: Error {}
+    try Injection.withIsolatedInjections {
+      let lets = InjectionRules()
+      try lets.inject(NamedStore.self).value(NamedStore("applied"))
+      try lets.inject(EagerFailure.self).eagerSingleton { _ in throw BuildFailed() }
+      do {
+        try Injection.commit(lets)
+        Issue.record("the eager singleton's error was not thrown")
+      } catch let error as BatchAppliedError {
+        #expect(error.underlying is BuildFailed)
+        #expect(error.plan.entries.contains { $0.property.name == "main" })
+        #expect(error.description.hasPrefix("The batch was applied"))
+      }
+      // Applied, as the error says (before, the factory's bare error suggested nothing was).
+      #expect(NamedStoreHost().main.id == "applied")
     }
   }
 

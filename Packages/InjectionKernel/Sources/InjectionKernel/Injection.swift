@@ -44,7 +44,7 @@ public enum Injection {
     for action in rules.afterCommitActions {
       do { try action() } catch { firstError = firstError ?? error }
     }
-    if let firstError { throw firstError }
+    if let firstError { throw BatchAppliedError(underlying: firstError, plan: plan) }
     return plan
   }
 

@@ -17,7 +17,8 @@ extension InjectSelection where Value: Sendable {
 
   /// Binds one value built when the rules commit (Gummi Injection's eager singleton), then shared.
   ///
-  /// - Throws: after the commit, whatever `make` threw (the binding stays, and builds on first use).
+  /// - Throws: after the commit, `BatchAppliedError` with whatever `make` threw as its `underlying`
+  ///   error (the rules are applied; the binding stays, and builds on first use).
   @discardableResult
   public func eagerSingleton(_ make: @escaping @Sendable (Resolver) throws -> Value) throws -> InjectionPlan? {
     try bindShared(.eagerSingleton, make)

@@ -38,7 +38,8 @@ extension Injection {
   ///
   /// - Throws: whatever `configure` or the commit throws; nothing is added then. An eager singleton
   ///   whose factory throws is built after the commit: the module is loaded by then and stays (removing
-  ///   it takes its rules back), its binding builds on first use, and this throws the factory's error.
+  ///   it takes its rules back), its binding builds on first use, and this throws `BatchAppliedError`
+  ///   with the factory's error as its `underlying` error.
   @discardableResult
   public static func addModule(_ module: any InjectionModule) throws -> InjectionPlan {
     let rules = InjectionRules()

@@ -155,8 +155,8 @@ public final class InjectionRules {
   /// Runs `action` after the batch committed, once the commit lock is released, on the committing task
   /// (so inside an override scope for a scope's commit): work that may read properties or resolve
   /// other values under the new rules, such as building an eager singleton. Nothing runs for a dry run
-  /// or a batch that fails. Every action runs; the commit then throws the first error one threw — the
-  /// batch is applied by then.
+  /// or a batch that fails. Every action runs; the commit then throws ``BatchAppliedError`` with the
+  /// first error one threw — the batch is applied by then.
   public func afterCommit(_ action: @escaping () throws -> Void) {
     afterCommitActions.append(action)
   }
