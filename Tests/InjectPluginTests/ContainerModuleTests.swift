@@ -94,6 +94,18 @@ private final class BadgeModule: InjectionModule {
   func unload() { unloads.add(1, ordering: .relaxed) }
 }
 
+private struct Token: Sendable { let text: String }
+private final class TokenHost {
+  @Inject var token: Token?
+}
+private final class TokenModule: InjectionModule {
+  let unloads = Atomic<Int>(0)
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(Token?.self).declared(in: TokenHost.self).value(Token(text: "module"))
+  }
+  func unload() { unloads.add(1, ordering: .relaxed) }
+}
+
 /// A module that records what its closure records.
 private final class ClosureModule: InjectionModule {
   let body: @Sendable (InjectionRules) throws -> Void
@@ -347,6 +359,35 @@ private final class TintHost {
     // As without the second module: the name is rejected, so the type alone decides.
     #expect(SealHost().primary.name == "type")
     try Injection.removeModule(rejecting)
+  }
+
+  @Test func rejectingEveryInjectionRemovesTheLoadedModulesSoAddingOneAgainConfiguresIt() throws {
+    let module = BadgeModule()
+    try Injection.withIsolatedInjections {
+      try Injection.addModule(module)
+      #expect(BadgeHost().badge?.text == "module")
+      try Injection.rejectAllInjections()
+      #expect(BadgeHost().badge == nil)
+      // Before, the module stayed listed as loaded, and adding it again did nothing: its rules never came back.
+      #expect(!Injection.loadedModules.contains { $0 === module })
+      #expect(module.unloads.load(ordering: .relaxed) == 1)
+      try Injection.addModule(module)
+      #expect(BadgeHost().badge?.text == "module")
+    }
+  }
+
+  @Test func rejectingEveryInjectionInAScopeRemovesAProcessModuleForTheScopeAloneWithoutUnloadingIt() throws {
+    let module = TokenModule()
+    try Injection.addModule(module)
+    defer { try? Injection.removeModule(module) }
+    try Injection.withIsolatedInjections {
+      try Injection.rejectAllInjections()
+      #expect(!Injection.loadedModules.contains { $0 === module })
+      #expect(TokenHost().token == nil)
+    }
+    #expect(module.unloads.load(ordering: .relaxed) == 0)  // still loaded in the process
+    #expect(Injection.loadedModules.contains { $0 === module })
+    #expect(TokenHost().token?.text == "module")
   }
 
   @Test func aScopeReAddingAndRemovingAProcessModuleDoesNotUnloadIt() throws {

@@ -20,12 +20,21 @@ extension InjectionRules {
       classes: classes)
   }
 
-  /// Rejects every `@Inject` property (and every type-keyed injection for structs and statics).
+  /// Rejects every `@Inject` property (and every type-keyed injection for structs and statics), and
+  /// removes every loaded module: their rules are gone, so adding one again configures it anew. Modules
+  /// this scope (or the process, outside scopes) added are told with ``InjectionModule/unload()`` after
+  /// the commit; inside an override scope, modules added outside it are removed for the scope alone.
   public func rejectAll() {
     rejectAll(plugin: InjectPlugin.id)
+    let unloaded = LockedState<[any InjectionModule]>([])
     onCommit {
       TypeKeyedInjections.shared.removeAll()
-      ContainerState.shared.update { $0.removeAllRules() }
+      let scope = Injection.overrideScopeID
+      let removed = ContainerState.shared.update { $0.removeAllRules(removingModulesIn: scope) }
+      unloaded.withLock { $0 = removed }
+    }
+    afterCommit {
+      for module in unloaded.withLock({ $0 }) { module.unload() }
     }
   }
 }

@@ -127,12 +127,17 @@ struct ContainerState: Sendable {
     }
   }
 
-  /// Forgets every rule (after `rejectAll`).
-  mutating func removeAllRules() {
+  /// Forgets every rule and every loaded module (after `rejectAll`); returns the modules that `scope`
+  /// (``Injection/overrideScopeID``) added, to unload. Modules added elsewhere are remembered as removed
+  /// here (see ``removedInherited``).
+  mutating func removeAllRules(removingModulesIn scope: ObjectIdentifier?) -> [any InjectionModule] {
     names = [:]
     rules = [:]
     unkeyed = []
     constructsUnboundTypes = false
+    for (module, addedIn) in modules where addedIn != scope { removedInherited[ObjectIdentifier(module)] = addedIn }
+    defer { modules = [] }
+    return modules.filter { $0.addedIn == scope }.map(\.module)
   }
 
   private mutating func setRegistered(_ binding: BindingKey, _ registered: Bool) {
