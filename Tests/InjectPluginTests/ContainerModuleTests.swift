@@ -442,8 +442,23 @@ private final class TintHost {
       #expect(try grandchild.resolve(ChildWheel.self) !== child.resolve(ChildWheel.self))
       #expect(try grandchild.resolve(ChildWheel.self) === grandchild.resolve(ChildWheel.self))
       child.end()
-      #expect(try child.resolve((any ChildEngine).self).kind == "petrol")  // ended: the parent's again
+      // Ended: using it is an error (before, resolve silently answered the parent's binding).
+      #expect(!child.isActive)
+      #expect(throws: ResolutionError.childInjectorEnded) { try child.resolve((any ChildEngine).self) }
+      #expect(throws: ResolutionError.childInjectorEnded) { try child.resolveAll((any ChildEngine).self) }
+      #expect(throws: ResolutionError.childInjectorEnded) { try child.childInjector { _ in } }
     }
+  }
+
+  @Test func runningInAnEndedChildInjectorStopsSayingSo() async {
+    // Before, the body ran under rules that no longer applied, and its commits were lost.
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let child = try Injection.childInjector { _ in }
+      child.end()
+      child.run { _ = 1 }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("The child injector was used after end()"))
   }
 
   @Test func aProviderBuildsForEveryResolveAndOncePerInstance() throws {

@@ -21,29 +21,50 @@ public final class ChildInjector: Sendable {
   }
 
   /// What `Injection/resolve(_:named:arguments:)` returns under the child's rules.
+  ///
+  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()``, and what `resolve` throws.
   public func resolve<Value>(_ type: Value.Type = Value.self, named name: String? = nil, arguments: Any...) throws
     -> Value
   {
-    try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
+    try checkActive()
+    return try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
   }
 
   /// Every binding of `type` under the child's rules (see `Injection/resolveAll(_:)`).
+  ///
+  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()``, and what `resolveAll` throws.
   public func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
-    try scope.run { try Injection.resolveAll(type) }
+    try checkActive()
+    return try scope.run { try Injection.resolveAll(type) }
   }
 
   /// Runs `body` under the child's rules: reads, resolves, commits and modules there are the child's.
+  ///
+  /// Calling it after ``end()`` stops the program with a message saying so: `body` would run under
+  /// rules that no longer apply, and what it committed would be lost.
   public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try scope.run(body)
+    precondition(isActive, ResolutionError.childInjectorEnded.description)
+    return try scope.run(body)
   }
 
   /// A child of this child.
+  ///
+  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()``, and the typed errors of a commit.
   public func childInjector(_ configure: (InjectionRules) throws -> Void) throws -> ChildInjector {
-    try run { try ChildInjector(configure) }
+    try checkActive()
+    return try run { try ChildInjector(configure) }
   }
 
-  /// Ends the child now rather than when it is released: its rules stop applying.
+  /// Whether the child's rules still apply: `false` after ``end()``.
+  public var isActive: Bool { scope.isActive }
+
+  /// Ends the child now rather than when it is released: its rules stop applying, and using it
+  /// afterwards is an error (``ResolutionError/childInjectorEnded``).
   public func end() { scope.end() }
+
+  private func checkActive() throws {
+    guard isActive else { throw ResolutionError.childInjectorEnded }
+  }
 }
 
 extension Injection {

@@ -19,6 +19,8 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
   case missingArgument(index: Int, expected: String, given: [String])
   /// A module was removed that is not loaded.
   case moduleNotLoaded(String)
+  /// A child injector was used after ``ChildInjector/end()``: its rules no longer apply anywhere.
+  case childInjectorEnded
 
   /// A sentence for logs and test failures.
   public var description: String {
@@ -40,6 +42,8 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
       return "The factory asked for argument \(index) of type \(expected); the caller passed \(passed)."
     case .moduleNotLoaded(let module):
       return "The module \(module) is not loaded."
+    case .childInjectorEnded:
+      return "The child injector was used after end(): its rules no longer apply. Make a new child injector."
     }
   }
 
