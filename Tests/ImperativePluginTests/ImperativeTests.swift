@@ -94,7 +94,68 @@ private final class MarkedScopeHost {
   @Inject var number: Int
 }
 
+private final class CheckedEverywhereHost {
+  @Inject var settings: Settings
+  @Inject var port: Int
+}
+
+/// Records what the completeness check of a module's batch finds.
+private final class IncompleteModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    lets.checkCompleteness(in: CheckedEverywhereHost.self)
+    try lets.inject(Settings.self).declared(in: CheckedEverywhereHost.self).value(Settings(name: "module"))
+  }
+}
+
 @Suite struct ImperativeTests {
+  @Test func checkCompletenessChecksEveryBatchThatAsksForIt() throws {
+    // Before, only an imperative block ran the check: elsewhere the verb was silently ignored.
+    let expected = InjectionError.missingInjections([
+      "ImperativePluginTests.CheckedEverywhereHost.port: Swift.Int (Inject)"
+    ])
+    #expect(throws: expected) {
+      try Injection.withOverrides({ lets in
+        lets.checkCompleteness(in: CheckedEverywhereHost.self)
+        try lets.inject(Settings.self).declared(in: CheckedEverywhereHost.self).value(Settings(name: "scope"))
+      }) {}
+    }
+    #expect(
+      throws: InjectionError.missingInjections([
+        "ImperativePluginTests.CheckedEverywhereHost.port: Swift.Int (Inject)",
+        "ImperativePluginTests.CheckedEverywhereHost.settings: ImperativePluginTests.Settings (Inject)",
+      ])
+    ) {
+      _ = try Injection.childInjector { lets in lets.checkCompleteness(in: CheckedEverywhereHost.self) }
+    }
+    #expect(throws: expected) {
+      try Injection.withIsolatedInjections { try Injection.addModule(IncompleteModule()) }
+    }
+    #expect(throws: InjectionError.self) {  // a scope naming nothing is a mistake everywhere
+      _ = try Injection.childInjector { lets in lets.checkCompleteness(inModules: "NoSuchModule") }
+    }
+    try Injection.withIsolatedInjections {
+      let lets = InjectionRules()
+      lets.checkCompleteness(in: CheckedEverywhereHost.self)
+      try lets.inject(Settings.self).declared(in: CheckedEverywhereHost.self).value(Settings(name: "commit"))
+      #expect(throws: expected) { try Injection.commit(lets) }
+      #expect(!Injection.isInjected(CheckedEverywhereHost.self, "settings"))  // nothing applied
+      try lets.inject(Int.self).declared(in: CheckedEverywhereHost.self).value(8080)
+      try Injection.commit(lets)
+      #expect(CheckedEverywhereHost().port == 8080)
+      // A batch that does not ask is not checked; skipChecks turns an asked check off.
+      let unchecked = InjectionRules()
+      try unchecked.inject(Settings.self).declared(in: CheckedEverywhereHost.self).value(Settings(name: "free"))
+      try Injection.rejectAllInjections()
+      try Injection.commit(unchecked)
+      let skipped = InjectionRules()
+      skipped.checkCompleteness(in: CheckedEverywhereHost.self)
+      skipped.skipChecks()
+      try Injection.commit(skipped)
+    }
+    // Every attempt above failed or was isolated.
+    #expect(!Injection.isInjected(CheckedEverywhereHost.self, "settings"))
+  }
+
   @Test func missingInjectionErrorNamesExactlyTheMissingProperties() throws {
     do {
       try Injection.imperative { lets in

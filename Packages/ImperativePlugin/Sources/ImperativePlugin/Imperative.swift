@@ -26,15 +26,12 @@ extension Injection {
   public static func imperative(_ block: (InjectionRules) throws -> Void) throws -> InjectionPlan {
     let rules = InjectionRules()
     try rules.recording(block)
+    // A scope that names nothing is a mistake found before the commit (before the block's selections).
     let scope = rules[CompletenessScope.self]
-    scope.catalogScopeClasses()
     if let mistake = scope.partsMatchingNothing().first { throw mistake }
-    // Only the properties the check looks at are listed as empty: finding the state of the others
-    // would grow with every marked property loaded in the process.
-    return try commit(rules, listingEmptyWhere: scope.membership()) { plan in
-      let missing = CompletenessFindings(plan: plan, scope: scope).missing
-      if !missing.isEmpty { throw InjectionError.missingInjections(missing) }
-    }
+    rules[CompletenessScope.self].isScopeChecked = true
+    rules.checkCompletenessAtCommit()
+    return try commit(rules)
   }
 
   /// Runs the block and the same check as ``imperative(_:)`` without applying anything, and returns the
@@ -45,7 +42,6 @@ extension Injection {
     let rules = InjectionRules()
     try rules.recording(block)
     let scope = rules[CompletenessScope.self]
-    scope.catalogScopeClasses()
     let plan = try plan(rules, listingEmptyWhere: scope.membership())
     return ImperativeDryRun(
       plan: plan, findings: CompletenessFindings(plan: plan, scope: scope),
@@ -107,14 +103,21 @@ public struct ImperativeDryRun: CustomStringConvertible, Sendable {
 }
 
 extension InjectionRules {
-  /// Turns the imperative block's completeness check off for this block.
+  /// Turns this batch's completeness check off: the one every imperative block runs, and one asked for
+  /// with `checkCompleteness`.
   public func skipChecks() {
     self[CompletenessScope.self].isEnabled = false
   }
 
   /// Limits the completeness check to properties declared by `classes` or their subclasses (and those
-  /// they inherit). A class with none of these makes the block throw
+  /// they inherit). A class with none of these makes the commit throw
   /// `InjectionError/selectionMatchesNothing(selection:nearMisses:)`.
+  ///
+  /// An imperative block always checks (every marked property, unless the block narrows it so). Any
+  /// other batch that calls it is checked too, wherever it commits — `Injection.commit`, an override
+  /// scope's or a test trait's rules, a child injector's, a module's `configure` — and its commit throws
+  /// `InjectionError/missingInjections(_:)` and applies nothing when a property in scope would stop a
+  /// read.
   public func checkCompleteness(in classes: AnyClass...) {
     checkCompleteness(in: classes)
   }
@@ -122,13 +125,41 @@ extension InjectionRules {
   /// ``checkCompleteness(in:)-(AnyClass...)`` with the classes as an array.
   public func checkCompleteness(in classes: [AnyClass]) {
     self[CompletenessScope.self].classes += classes
+    // Cataloged now (generic specializations are cataloged on request), so that the plan lists them.
+    CompletenessScope(classes: classes).catalogScopeClasses()
+    checkCompletenessAtCommit()
   }
 
   /// Limits the completeness check to properties of classes declared in these modules. A module without
-  /// marked properties (a typo, say) makes the block throw
+  /// marked properties (a typo, say) makes the commit throw
   /// `InjectionError/selectionMatchesNothing(selection:nearMisses:)`, with the modules of similar names.
+  /// Like ``checkCompleteness(in:)-(AnyClass...)``, it makes any batch checked.
   public func checkCompleteness(inModules modules: String...) {
     self[CompletenessScope.self].modules += modules
+    checkCompletenessAtCommit()
+  }
+
+  /// Adds the completeness check to the checks the batch's commit runs (once), over the scope the batch
+  /// has when it commits.
+  func checkCompletenessAtCommit() {
+    guard !self[CompletenessScope.self].isCheckAdded else { return }
+    self[CompletenessScope.self].isCheckAdded = true
+    // `unowned`: the batch holds the check, which runs only while the batch is being committed.
+    let listing: () -> ((PropertyDescriptor) -> Bool)? = { [unowned self] in
+      // Only the properties the check looks at are listed as empty: finding the state of the others
+      // would grow with every marked property loaded in the process.
+      let scope = self[CompletenessScope.self]
+      guard scope.isEnabled else { return nil }
+      return scope.membership()
+    }
+    let check: (InjectionPlan) throws -> Void = { [unowned self] plan in
+      let scope = self[CompletenessScope.self]
+      guard scope.isEnabled else { return }
+      if !scope.isScopeChecked, let mistake = scope.partsMatchingNothing().first { throw mistake }
+      let missing = CompletenessFindings(plan: plan, scope: scope).missing
+      if !missing.isEmpty { throw InjectionError.missingInjections(missing) }
+    }
+    validate(listingEmpty: listing, check)
   }
 }
 
@@ -139,6 +170,10 @@ struct CompletenessScope: RuleOptionKey {
   var isEnabled = true
   var classes: [AnyClass] = []
   var modules: [String] = []
+  /// Whether the batch's commit runs the check (``InjectionRules/checkCompletenessAtCommit()``).
+  var isCheckAdded = false
+  /// Whether ``partsMatchingNothing()`` was checked before the commit (an imperative block checks it first).
+  var isScopeChecked = false
 
   /// Catalogs the scope classes and their superclasses (generic specializations are cataloged on
   /// request), so that their properties are checked.
@@ -226,13 +261,15 @@ struct CompletenessFindings {
     }
     func line(_ text: String, _ plugin: PluginID?) -> String { "\(text) (\(plugin?.name ?? "unmarked"))" }
     let generic = plan.emptyGenericProperties.filter(scope.includes)
+    // The plan may list more (another check's scope): only the scope's own count.
+    let empty = plan.emptyProperties.filter(scope.membership())
     // A property whose marker always gives it a value of its own (`@Defaults`) never stops a read.
-    let stopping = plan.emptyProperties.filter { !$0.isOptional && $0.markerType?.propertiesAlwaysHoldAValue != true }
+    let stopping = empty.filter { !$0.isOptional && $0.markerType?.propertiesAlwaysHoldAValue != true }
     missing =
       (stopping.map { line($0.description, $0.plugin) }
       + generic.filter { !$0.isOptional }.map { line($0.description, $0.plugin) }).sorted()
     emptyOptionals =
-      (plan.emptyProperties.filter(\.isOptional).map { line($0.description, $0.plugin) }
+      (empty.filter(\.isOptional).map { line($0.description, $0.plugin) }
       + generic.filter(\.isOptional).map { line($0.description, $0.plugin) }).sorted()
     checkedPerSpecialization = plan.genericPropertiesCheckedPerSpecialization.filter(scope.includes)
       .map { line($0.description, $0.plugin) }.sorted()

@@ -39,7 +39,18 @@ public enum Injection {
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
     if InjectionRules.isRecordingOnThread { throw InjectionError.commitWhileRecording }
-    let plan = try applying(rules, listingEmpty: isListed, validate: validate)
+    // The batch's own checks (`InjectionRules.validate(listingEmpty:_:)`) run after the entry point's;
+    // the plan lists the empty properties any of them needs.
+    let checks = rules.validations
+    var listing = isListed
+    for check in checks {
+      guard let needed = check.listingEmpty() else { continue }
+      listing = listing.map { listed in { listed($0) || needed($0) } } ?? needed
+    }
+    let plan = try applying(rules, listingEmpty: listing) { plan in
+      try validate(plan)
+      for check in checks { try check.check(plan) }
+    }
     var firstError: (any Error)?
     for action in rules.afterCommitActions {
       do { try action() } catch { firstError = firstError ?? error }

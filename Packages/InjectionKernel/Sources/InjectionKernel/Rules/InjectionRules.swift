@@ -161,6 +161,32 @@ public final class InjectionRules {
     afterCommitActions.append(action)
   }
 
+  /// Adds a check that every commit of this batch runs with its plan, under the commit lock, before
+  /// anything is applied — whatever commits it (``Injection/commit(_:)``, an imperative block, an override
+  /// scope's or a test trait's rules, a module): one that throws fails the commit, and nothing is
+  /// applied. Verbs that ask for a check use it (ImperativePlugin's `checkCompleteness`).
+  ///
+  /// `listingEmpty` is asked once per commit, before planning, which properties the check needs in
+  /// ``InjectionPlan/emptyProperties`` (`nil`: none); the plan lists at least those (the union of every
+  /// check's and the entry point's), so a check filters the list to its own. Dry runs
+  /// (``Injection/plan(_:)``) run no check.
+  ///
+  /// ```swift
+  /// rules.validate(listingEmpty: { { $0.className.hasPrefix("MyApp.") } }) { plan in
+  ///   if let empty = plan.emptyProperties.first { throw MyCheckError.empty(empty.description) }
+  /// }
+  /// ```
+  public func validate(
+    listingEmpty: @escaping () -> ((PropertyDescriptor) -> Bool)?, _ check: @escaping (InjectionPlan) throws -> Void
+  ) {
+    validations.append((listingEmpty, check))
+  }
+
+  /// The checks added with ``validate(listingEmpty:_:)``, in order.
+  private(set) var validations:
+    [(listingEmpty: () -> ((PropertyDescriptor) -> Bool)?, check: (InjectionPlan) throws -> Void)] =
+      []
+
   /// A plugin's or entry point's own setting for this batch, keyed by type.
   public subscript<Key: RuleOptionKey>(_ key: Key.Type) -> Key.Value {
     get { options[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }

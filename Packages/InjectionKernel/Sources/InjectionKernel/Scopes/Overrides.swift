@@ -95,7 +95,9 @@ extension Injection {
   static func commitOverrides(_ configure: (InjectionRules) throws -> Void) throws {
     let rules = InjectionRules()
     try rules.recording(configure)
-    if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty {
+    if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty
+      || !rules.validations.isEmpty
+    {
       // Into the scope just begun, not a batch being recorded around it (a child injector made in a
       // module's configure): no leak.
       try InjectionRules.notRecording { _ = try commit(rules) }
