@@ -390,6 +390,28 @@ private final class TintHost {
     #expect(TokenHost().token?.text == "module")
   }
 
+  @Test func aModuleAScopeAddedIsUnloadedWhenTheScopeEnds() throws {
+    // Before, the module's rules ended with the scope and unload() was never called.
+    let isolated = TokenModule()
+    try Injection.withIsolatedInjections { _ = try Injection.addModule(isolated) }
+    #expect(isolated.unloads.load(ordering: .relaxed) == 1)
+    let inChild = TokenModule()
+    let child = try Injection.childInjector { _ in }
+    try child.run { _ = try Injection.addModule(inChild) }
+    #expect(inChild.unloads.load(ordering: .relaxed) == 0)
+    child.end()
+    #expect(inChild.unloads.load(ordering: .relaxed) == 1)
+    // A process module that a scope saw is not the scope's to unload.
+    let processModule = TokenModule()
+    try Injection.addModule(processModule)
+    defer { try? Injection.removeModule(processModule) }
+    try Injection.withIsolatedInjections {
+      try Injection.addModule(TokenModule())  // the scope's own copy of the state holds both
+      #expect(Injection.loadedModules.contains { $0 === processModule })
+    }
+    #expect(processModule.unloads.load(ordering: .relaxed) == 0)
+  }
+
   @Test func aScopeReAddingAndRemovingAProcessModuleDoesNotUnloadIt() throws {
     let module = BadgeModule()
     try Injection.addModule(module)

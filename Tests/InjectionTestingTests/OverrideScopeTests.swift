@@ -406,3 +406,26 @@ private final class OnceFillHost: @unchecked Sendable {  // marked properties ar
   #expect(made.count == hosts.count)
   #expect(mixed.count == 0)
 }
+
+@Test func aScopedStateIsToldWhenAScopeThatChangedItEnds() throws {
+  let heard = HeardScopes()
+  let state = ScopedState<Int>(0) { copy, scope in heard.note(copy, scope) }
+  var inside: ObjectIdentifier?
+  try Injection.withOverrides({ _ in }) {
+    inside = Injection.overrideScopeID
+    state.update { $0 = 5 }
+    #expect(heard.all.isEmpty)  // not before the scope ends
+  }
+  #expect(heard.all.map(\.copy) == [5])
+  #expect(heard.all.map(\.scope) == [inside])
+  // A scope that did not change the state holds no copy of it and is not reported.
+  try Injection.withOverrides({ _ in }) { _ = state.value }
+  #expect(heard.all.count == 1)
+}
+
+/// Records the scopes a state was told about.
+private final class HeardScopes: Sendable {
+  private let entries = Mutex<[(copy: Int, scope: ObjectIdentifier?)]>([])
+  func note(_ copy: Int, _ scope: ObjectIdentifier) { entries.withLock { $0.append((copy, scope)) } }
+  var all: [(copy: Int, scope: ObjectIdentifier?)] { entries.withLock { $0 } }
+}

@@ -5,7 +5,11 @@ import InjectionKernel
 /// `resolveAll`), the rules each key has received from the app and from each module (so removing a
 /// module brings back what it shadowed), the loaded modules, and whether unbound types are built.
 struct ContainerState: Sendable {
-  static let shared = ScopedState(ContainerState())
+  /// When a scope ends (a test's, a child injector's), the modules it added are unloaded: their rules
+  /// ended with it.
+  static let shared = ScopedState(ContainerState()) { state, scope in
+    for (module, addedIn) in state.modules where addedIn == scope { module.unload() }
+  }
 
   /// Whether ``InjectionRules/constructUnboundTypes()`` is on.
   var constructsUnboundTypes = false

@@ -135,7 +135,12 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
         return [filled, shared, states, decisions, rules]
       }
     }
-    _ = released  // released here, outside every kernel lock: a value's deinit may read properties
+    // Outside every kernel lock: states that asked are told (a plugin may run user code), then the
+    // scope's values are released (a value's deinit may read properties).
+    if let copies = released[2] as? [ObjectIdentifier: Any] {
+      ScopedStateRegistry.scopeEnded(ObjectIdentifier(self), copies: copies)
+    }
+    _ = released
   }
 
   // MARK: Plugin state

@@ -26,7 +26,17 @@ public final class ScopedState<Value: Sendable>: Sendable {
   /// State whose process value starts as `initial`.
   public init(_ initial: Value) {
     process = LockedState(initial)
-    ScopedStateRegistry.register(self)
+    ScopedStateRegistry.register(self, whenAScopeEnds: nil)
+  }
+
+  /// State whose process value starts as `initial`, and which is told when an override scope that
+  /// changed it ends: `scopeEnded` gets the scope's last copy and the scope's identity (what
+  /// ``Injection/overrideScopeID`` was inside it), after the scope's rules stopped applying and outside
+  /// the kernel's locks — to release what the scope's copy acquired (InjectPlugin unloads the modules
+  /// a test or a child injector added).
+  public init(_ initial: Value, whenAScopeEnds scopeEnded: @escaping @Sendable (Value, ObjectIdentifier) -> Void) {
+    process = LockedState(initial)
+    ScopedStateRegistry.register(self, whenAScopeEnds: scopeEnded)
   }
 
   /// The value the calling task sees: its innermost scope's copy if a scope changed it, otherwise the
@@ -89,12 +99,23 @@ enum ScopedStateRegistry {
     let capture: @Sendable (AnyObject) -> @Sendable () -> Void
     /// Puts the state's initial value back (for a state made after a snapshot).
     let reset: @Sendable (AnyObject) -> Void
+    /// Tells the state that a scope holding a copy of it (`Any`, a `Value`) ended.
+    let scopeEnded: (@Sendable (Any, ObjectIdentifier) -> Void)?
   }
 
   private static let entries = LockedState<[Entry]>([])
 
-  static func register<Value>(_ state: ScopedState<Value>) {
+  static func register<Value>(
+    _ state: ScopedState<Value>, whenAScopeEnds scopeEnded: (@Sendable (Value, ObjectIdentifier) -> Void)?
+  ) {
     let initial = state.processValue
+    var typeErasedScopeEnded: (@Sendable (Any, ObjectIdentifier) -> Void)?
+    if let scopeEnded {
+      typeErasedScopeEnded = { copy, scope in
+        // A scope keeps only copies made by `updateState` from this state: always a `Value`.
+        if let copy = copy as? Value { scopeEnded(copy, scope) }
+      }
+    }
     let entry = Entry(
       state: state,
       capture: { object in
@@ -102,11 +123,25 @@ enum ScopedStateRegistry {
         let saved = state.processValue
         return { state.restoreProcessValue(saved) }
       },
-      reset: { object in unsafeDowncast(object, to: ScopedState<Value>.self).restoreProcessValue(initial) })
+      reset: { object in unsafeDowncast(object, to: ScopedState<Value>.self).restoreProcessValue(initial) },
+      scopeEnded: typeErasedScopeEnded)
     entries.withLock { entries in
       entries.removeAll { $0.state == nil }
       entries.append(entry)
     }
+  }
+
+  /// Tells the states that asked (``ScopedState/init(_:whenAScopeEnds:)``) that the scope `scope`, which
+  /// held `copies` of states by their identity, ended. Call it outside the kernel's locks.
+  static func scopeEnded(_ scope: ObjectIdentifier, copies: [ObjectIdentifier: Any]) {
+    guard !copies.isEmpty else { return }
+    let hooks = entries.withLock { entries in
+      entries.compactMap { entry -> (ObjectIdentifier, @Sendable (Any, ObjectIdentifier) -> Void)? in
+        guard let hook = entry.scopeEnded, let state = entry.state else { return nil }
+        return (ObjectIdentifier(state), hook)
+      }
+    }
+    for (id, hook) in hooks { if let copy = copies[id] { hook(copy, scope) } }
   }
 
   /// Captures every live state's process value; the closure puts them all back, and puts a state made
