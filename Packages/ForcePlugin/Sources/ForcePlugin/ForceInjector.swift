@@ -133,8 +133,17 @@ public final class ForceInjector: Sendable {
 
   /// Removes every rule: fills write nothing until the next `forceInject`.
   public func forceRejectAll() {
-    entries.update { $0.removeAll() }
-    plans.withLock { $0.removeAll() }  // cached decisions hold the rules' values
+    let removed = entries.update { entries in
+      defer { entries.removeAll() }
+      return entries
+    }
+    let plans = self.plans.withLock { plans in
+      defer { plans.removeAll() }  // cached decisions hold the rules' values
+      return plans
+    }
+    // Released after the commit running on the thread, if any (from `lets.forceRejectAll()`), else here,
+    // outside the locks: what a rule captured may use the kernel in its deinit.
+    Injection.releaseAfterTheCommit((removed, plans))
   }
 
   /// The decision the rules give `property` now (``ForceDecision/skip`` when none decides it).
@@ -157,15 +166,25 @@ public final class ForceInjector: Sendable {
     return rule
   }
 
-  /// Appends `entry` as the newest rule, in place of an older rule with the same key.
+  /// Appends `entry` as the newest rule, in place of an older rule with the same key. What it replaces
+  /// is released after the commit running on the thread, if any, else here, outside the locks.
   func install(_ entry: Entry) {
-    entries.update { entries in
-      if case .inject(let rule) = entry, let key = rule.key {
-        entries.removeAll { if case .inject(let older) = $0 { older.key == key } else { false } }
+    let replaced = entries.update { entries in
+      guard case .inject(let rule) = entry, let key = rule.key else {
+        entries.append(entry)
+        return [Entry]()
       }
+      let isOlder: (Entry) -> Bool = { if case .inject(let older) = $0 { older.key == key } else { false } }
+      let replaced = entries.filter(isOlder)
+      entries.removeAll(where: isOlder)
       entries.append(entry)
+      return replaced
     }
-    plans.withLock { $0.removeAll() }  // cached decisions hold the rules' values
+    let plans = self.plans.withLock { plans in
+      defer { plans.removeAll() }  // cached decisions hold the rules' values
+      return plans
+    }
+    Injection.releaseAfterTheCommit((replaced, plans))
   }
 
   private static func isOffered(_ property: ForceProperty) -> Bool { property.isMutable && !property.isMarked }

@@ -31,7 +31,8 @@ extension InjectionRules {
       TypeKeyedInjections.shared.removeAll()
       let scope = Injection.overrideScopeID
       let removed = ContainerState.shared.update { $0.removeAllRules(removingModulesIn: scope) }
-      unloaded.withLock { $0 = removed }
+      Injection.releaseAfterTheCommit(removed.released)
+      unloaded.withLock { $0 = removed.unloaded }
     }
     afterCommit {
       for module in unloaded.withLock({ $0 }) { module.unload() }

@@ -160,7 +160,7 @@ public struct InjectSelection<Value> {
       rejects: rejects,
       binding: isBinding ? BindingKey(type: Value.self, name: bindingName ?? "") : nil)
     let key = key?.including(optionals: includesOptionals)
-    batch.onCommit { ContainerState.shared.update { $0.record(entry, for: key) } }
+    batch.onCommit { Injection.releaseAfterTheCommit(ContainerState.shared.update { $0.record(entry, for: key) }) }
   }
 
   /// After a rule for the type alone, records the named bindings of the type again — the committed ones,

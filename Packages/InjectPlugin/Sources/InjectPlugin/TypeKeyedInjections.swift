@@ -26,9 +26,14 @@ final class TypeKeyedInjections: Sendable {
     }
   }
 
-  /// Sets or (with `nil`) removes the injection for the type `id` identifies.
+  /// Sets or (with `nil`) removes the injection for the type `id` identifies. The replaced entry is
+  /// released after the commit running on the thread, if any (its value's deinit may use the kernel).
   func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) {
-    entries.update { $0[id] = entry }
+    let replaced = entries.update { entries in
+      defer { entries[id] = entry }
+      return entries[id]
+    }
+    Injection.releaseAfterTheCommit(replaced as Any)
   }
 
   /// Records, into a batch, setting (or with `nil` removing) the injection for the type `id` identifies
@@ -37,8 +42,12 @@ final class TypeKeyedInjections: Sendable {
     { batch in batch.onCommit { shared.set(entry, forTypeWithID: id) } }
   }
 
-  /// Removes every type-keyed injection.
+  /// Removes every type-keyed injection (released after the commit running on the thread, if any).
   func removeAll() {
-    entries.update { $0.removeAll() }
+    let removed = entries.update { entries in
+      defer { entries.removeAll() }
+      return entries
+    }
+    Injection.releaseAfterTheCommit(removed)
   }
 }

@@ -121,6 +121,23 @@ public enum Injection {
     return try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: isListed, in: scope) }
   }
 
+  /// Releases `value` once the commit running on the calling thread has released its lock, rather than
+  /// now. For an ``InjectionRules/onCommit(_:)`` action that replaces or removes part of a plugin's state
+  /// holding what users gave (values, factories, entries capturing them): a deinit it causes may read
+  /// properties or commit, which under the commit lock would wait for itself. The value is still released
+  /// before the commit returns, on its thread. Outside a commit's action it keeps nothing: the caller
+  /// releases `value` as usual.
+  ///
+  /// ```swift
+  /// rules.onCommit {
+  ///   let replaced = MyPlugin.registry.update { $0.updateValue(entry, forKey: key) }
+  ///   Injection.releaseAfterTheCommit(replaced as Any)
+  /// }
+  /// ```
+  public static func releaseAfterTheCommit(_ value: Any) {
+    RuleLog.shared.keepUntilUnlocked(value)
+  }
+
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the
   /// values it reads from several properties all come from one configuration. `body` may run more than
   /// once and must not commit.

@@ -49,18 +49,28 @@ final class LazyFactories: Sendable {
 
   private let factories = ScopedState<[LazyFactory]>([])
 
+  /// Adds factories, dropping those they replace (released after the commit running on the thread, if
+  /// any: what a factory captured may use the kernel in its deinit).
   func register(_ new: [LazyFactory]) {
-    factories.update { factories in
+    let replaced = factories.update { factories in
+      var replaced: [LazyFactory] = []
       for factory in new {
+        replaced += factories.filter { $0.isReplaced(by: factory) }
         factories.removeAll { $0.isReplaced(by: factory) }
         factories.append(factory)
       }
+      return replaced
     }
+    Injection.releaseAfterTheCommit(replaced)
   }
 
-  /// Forgets every factory (`rejectLazy()`).
+  /// Forgets every factory (`rejectLazy()`), released after the commit running on the thread, if any.
   func removeAll() {
-    factories.update { $0.removeAll() }
+    let removed = factories.update { factories in
+      defer { factories.removeAll() }
+      return factories
+    }
+    Injection.releaseAfterTheCommit(removed)
   }
 
   func factory(for property: PropertyDescriptor, pending: [LazyFactory] = []) -> LazyFactory? {

@@ -59,23 +59,33 @@ struct ContainerState: Sendable {
   /// Counts recorded rules: an entry's `sequence` is its place in the commit order of the kernel's log.
   private var nextSequence = 0
 
-  /// Records a committed rule.
-  mutating func record(_ entry: RuleEntry, for key: RuleKey?) {
+  /// Records a committed rule; returns the entry it replaces, if any (to release after the commit:
+  /// see `Injection.releaseAfterTheCommit(_:)`).
+  mutating func record(_ entry: RuleEntry, for key: RuleKey?) -> [RuleEntry] {
     var entry = entry
     nextSequence += 1
     entry.sequence = nextSequence
+    var replaced: [RuleEntry] = []
     if let key {
-      Self.push(entry, onto: &rules[key, default: []])  // one lookup, the stack changed in place
+      replaced = Self.push(entry, onto: &rules[key, default: []])  // one lookup, the stack changed in place
     } else if entry.owner != nil {
       unkeyed.append(entry)
     }
     if let binding = entry.binding { setRegistered(binding, !entry.rejects) }
+    return replaced
   }
 
-  /// Puts `entry` on top of its key's stack, in place of its owner's older rule.
-  private static func push(_ entry: RuleEntry, onto stack: inout [RuleEntry]) {
-    stack.removeAll { $0.owner == entry.owner }
+  /// Puts `entry` on top of its key's stack, in place of its owner's older rule, which it returns.
+  private static func push(_ entry: RuleEntry, onto stack: inout [RuleEntry]) -> [RuleEntry] {
+    let replaced = stack.filter { $0.owner == entry.owner }
+    if !replaced.isEmpty { stack.removeAll { $0.owner == entry.owner } }
     stack.append(entry)
+    return replaced
+  }
+
+  /// The entries of `module`'s rules (what removing it releases).
+  func entries(ownedBy module: ObjectIdentifier) -> [RuleEntry] {
+    rules.values.flatMap { $0.filter { $0.owner == module } } + unkeyed.filter { $0.owner == module }
   }
 
   /// Forgets the rules of `module` and returns what to commit so that every property reads what the
@@ -132,16 +142,19 @@ struct ContainerState: Sendable {
   }
 
   /// Forgets every rule and every loaded module (after `rejectAll`); returns the modules that `scope`
-  /// (``Injection/overrideScopeID``) added, to unload. Modules added elsewhere are remembered as removed
-  /// here (see ``removedInherited``).
-  mutating func removeAllRules(removingModulesIn scope: ObjectIdentifier?) -> [any InjectionModule] {
+  /// (``Injection/overrideScopeID``) added, to unload, and the forgotten entries, to release after the
+  /// commit. Modules added elsewhere are remembered as removed here (see ``removedInherited``).
+  mutating func removeAllRules(removingModulesIn scope: ObjectIdentifier?)
+    -> (unloaded: [any InjectionModule], released: Any)
+  {
+    let released: Any = (rules, unkeyed)
     names = [:]
     rules = [:]
     unkeyed = []
     constructsUnboundTypes = false
     for (module, addedIn) in modules where addedIn != scope { removedInherited[ObjectIdentifier(module)] = addedIn }
     defer { modules = [] }
-    return modules.filter { $0.addedIn == scope }.map(\.module)
+    return (modules.filter { $0.addedIn == scope }.map(\.module), released)
   }
 
   private mutating func setRegistered(_ binding: BindingKey, _ registered: Bool) {

@@ -61,18 +61,25 @@ extension Injection {
   /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when it is not loaded.
   public static func removeModule(_ module: any InjectionModule) throws {
     let id = ObjectIdentifier(module)
-    var state = ContainerState.shared.value
-    guard let loaded = state.modules.first(where: { $0.module === module }) else {
+    // The changes are worked out on a copy of the state, dropped at once: a copy holds every rule's
+    // entry, and with it the values of rules that other threads may replace meanwhile.
+    var state: ContainerState? = ContainerState.shared.value
+    guard let loaded = state?.modules.first(where: { $0.module === module }) else {
       throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
     }
+    let changes = state?.remove(module: id) ?? []
+    state = nil
     let rules = InjectionRules()
-    for change in state.remove(module: id) { change(rules) }
+    for change in changes { change(rules) }
     let removedHere = loaded.addedIn == Injection.overrideScopeID
     rules.onCommit {
-      ContainerState.shared.update { state in
-        _ = state.remove(module: id)
+      let released = ContainerState.shared.update { state in
+        let entries = state.entries(ownedBy: id)
+        let replays = state.remove(module: id)
         if !removedHere { state.removedInherited[id] = loaded.addedIn }
+        return (entries, replays)
       }
+      Injection.releaseAfterTheCommit(released)
     }
     try commit(rules)
     if removedHere { module.unload() }

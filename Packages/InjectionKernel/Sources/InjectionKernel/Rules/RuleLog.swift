@@ -57,14 +57,47 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   /// A log; `overlay` for a scope's rules.
   init(overlay: Bool = false) { isOverlay = overlay }
 
-  /// Runs `body` holding the commit lock.
+  /// Values that must outlive the commit lock (see ``keepUntilUnlocked(_:)``).
+  @exclusivity(unchecked) private var kept: [Any] = []
+
+  /// Runs `body` holding the commit lock. What the holder kept with ``keepUntilUnlocked(_:)`` is released
+  /// after the lock is released.
+  ///
+  /// The lock is not re-entrant: the thread holding it asking again — a builder, an `onCommit` action or
+  /// a deinit run during a commit that plans, commits or makes a slot — would wait for itself forever, so
+  /// that stops the program with the reason instead.
   func withCommitLock<Result>(_ body: (RuleLog) throws -> Result) rethrows -> Result {
-    try lock.withLock {
+    if isHeldByCurrentThread {
+      Injection.stop(
+        "The kernel's commit lock was asked for by the thread that holds it: code that runs during a commit "
+          + "(a builder given to InjectionRules.add(to:builder:), an onCommit action, or a deinit they cause) "
+          + "called a kernel function that plans or commits (Injection.isInjected, injection(for:), report(), "
+          + "plan(_:), a commit) or read a property for the first time. It would wait for itself forever. Do "
+          + "that work in an afterCommit action, or outside the commit.")
+    }
+    // Declared before taking the lock, so released after it: a kept value's deinit may use the kernel.
+    var released: [Any] = []
+    defer { released.removeAll() }
+    return try lock.withLock {
       owner.store(currentThreadID(), ordering: .relaxed)
       refreshesUnderLock = 0
-      defer { owner.store(0, ordering: .relaxed) }
+      defer {
+        owner.store(0, ordering: .relaxed)
+        swap(&released, &kept)
+      }
       return try body(self)
     }
+  }
+
+  /// Whether the calling thread holds the commit lock.
+  var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == currentThreadID() }
+
+  /// Keeps `value` until the commit lock is released when the calling thread holds it: what a commit
+  /// replaces (a rule, a plugin's state) is released then, outside the lock, since a deinit may read
+  /// properties or commit. Otherwise `value` is released by the caller as usual.
+  func keepUntilUnlocked(_ value: Any) {
+    guard isHeldByCurrentThread else { return }
+    kept.append(value)
   }
 
   /// Counts a catalog refresh if the calling thread is planning a commit (see ``refreshCount``).
@@ -196,10 +229,12 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
         return
       }
       if let position = positionByKey.removeValue(forKey: key) {
+        RuleLog.shared.keepUntilUnlocked(rules[position] as Any)
         rules[position] = nil
         replacedCount += 1
       }
     case .rejectAll(let plugin):
+      RuleLog.shared.keepUntilUnlocked(rules.filter { $0?.selection.plugin == plugin })
       rules = rules.filter { $0 != nil && $0?.selection.plugin != plugin }
       reindex()
       if isOverlay { rules.append(Rule(key: nil, selection: PropertySelection(plugin: plugin), action: .reject)) }
@@ -209,6 +244,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   private func append(_ rule: Rule) {
     if let key = rule.key {
       if let old = positionByKey[key] {
+        RuleLog.shared.keepUntilUnlocked(rules[old] as Any)
         rules[old] = nil
         replacedCount += 1
       }
@@ -242,6 +278,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
 
   /// Puts back rules returned by ``saved()`` (commit lock held).
   func restore(_ saved: Saved) {
+    RuleLog.shared.keepUntilUnlocked(rules)
     rules = saved.rules
     reindex()
   }

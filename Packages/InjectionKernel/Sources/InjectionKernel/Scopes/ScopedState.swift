@@ -84,10 +84,15 @@ public final class ScopedState<Value: Sendable>: Sendable {
   /// The process value, whatever scope the caller is in (for snapshots).
   var processValue: Value { process.withLock { $0 } }
 
-  /// Replaces the process value (restoring a snapshot).
+  /// Replaces the process value (restoring a snapshot). The replaced value is released after the commit
+  /// lock, if the caller holds it, and outside this state's lock: a deinit may use the kernel.
   func restoreProcessValue(_ value: Value) {
-    process.withLock { $0 = value }
+    let replaced = process.withLock { current in
+      defer { current = value }
+      return current
+    }
     changes.add(1, ordering: .releasing)
+    RuleLog.shared.keepUntilUnlocked(replaced)
   }
 }
 

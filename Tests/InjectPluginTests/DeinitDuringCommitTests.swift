@@ -1,0 +1,105 @@
+import InjectPlugin
+import InjectionKernel
+import Synchronization
+import Testing
+
+// A value released because a commit replaced it may use the library in its deinit: it is released after
+// the commit lock (before, its first read of a property or a commit waited forever for the lock its own
+// thread held). Each test owns its classes. Serialized: they count deinits right after commits, and a
+// module's removal running beside them holds a copy of the container's bookkeeping (and so the values of
+// rules replaced meanwhile) for a few microseconds, which the README allows.
+
+private final class FirstReadLater: @unchecked Sendable {  // marked properties only
+  @Inject var count: Int?
+}
+
+private final class CommittedLater {
+  @Inject var label: String?
+}
+
+/// Reads a property never read before, and commits, in its deinit; counts what it saw.
+private final class UsesTheLibraryInDeinit: Sendable {
+  let seen: Seen
+  init(_ seen: Seen) { self.seen = seen }
+  deinit {
+    seen.reads.add(FirstReadLater().count ?? -1, ordering: .relaxed)
+    _ = try? Injection.inject(String?.self).declared(in: CommittedLater.self).value("from deinit")
+    seen.deinits.add(1, ordering: .relaxed)
+  }
+}
+
+private final class Seen: Sendable {
+  let reads = Atomic<Int>(0)
+  let deinits = Atomic<Int>(0)
+}
+
+private final class ServiceHost {
+  @Inject var service: UsesTheLibraryInDeinit
+}
+
+private final class ModuleServiceHost {
+  @Inject var service: UsesTheLibraryInDeinit
+}
+
+/// Binds a service by type in a module: replacing it replaces the container's entry too.
+private final class ServiceModule: InjectionModule {
+  let seen: Seen
+  init(_ seen: Seen) { self.seen = seen }
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(UsesTheLibraryInDeinit.self).declared(in: ModuleServiceHost.self).value(
+      UsesTheLibraryInDeinit(seen))
+  }
+}
+
+@Suite(.serialized) struct DeinitDuringCommitTests {
+  @Test func aReplacedValueMayReadAndCommitInItsDeinit() throws {
+    let seen = Seen()
+    try Injection.inject(Int?.self).declared(in: FirstReadLater.self).value(7)
+    try Injection.inject(UsesTheLibraryInDeinit.self).declared(in: ServiceHost.self).value(
+      UsesTheLibraryInDeinit(seen))
+    _ = ServiceHost().service
+    // Replaced by a new injection, then rejected: each old value's deinit runs after the commit.
+    try Injection.inject(UsesTheLibraryInDeinit.self).declared(in: ServiceHost.self).value(
+      UsesTheLibraryInDeinit(seen))
+    #expect(seen.deinits.load(ordering: .relaxed) == 1)
+    try Injection.inject(UsesTheLibraryInDeinit.self).declared(in: ServiceHost.self).reject()
+    #expect(seen.deinits.load(ordering: .relaxed) == 2)
+    #expect(seen.reads.load(ordering: .relaxed) == 14)
+    #expect(CommittedLater().label == "from deinit")
+  }
+
+  @Test func aValueAModuleHeldMayUseTheLibraryInItsDeinitWhenTheModuleIsRemoved() throws {
+    let seen = Seen()
+    let module = ServiceModule(seen)
+    try Injection.addModule(module)
+    _ = ModuleServiceHost().service
+    try Injection.removeModule(module)
+    #expect(seen.deinits.load(ordering: .relaxed) == 1)
+  }
+
+  @Test func aValueARestoreReleasesMayUseTheLibraryInItsDeinit() async {
+    // In a child process: a restore puts back the whole process's state.
+    await #expect(processExitsWith: .success) {
+      let seen = Seen()
+      try Injection.inject(Int?.self).declared(in: FirstReadLater.self).value(7)
+      let snapshot = Injection.snapshot()
+      try Injection.inject(UsesTheLibraryInDeinit.self).declared(in: ServiceHost.self).value(
+        UsesTheLibraryInDeinit(seen))
+      Injection.restore(snapshot)
+      precondition(seen.deinits.load(ordering: .relaxed) == 1, "the replaced value was not released")
+    }
+  }
+
+  @Test func aBuilderThatCommitsStopsSayingWhyInsteadOfWaitingForever() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let rules = InjectionRules()
+      rules.add(to: PropertySelection(plugin: InjectPlugin.id).ofType(String?.self)) { property in
+        _ = Injection.isInjected(property)  // plans under the lock the commit holds
+        return nil
+      }
+      try Injection.commit(rules)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("The kernel's commit lock was asked for by the thread that holds it"))
+  }
+}
