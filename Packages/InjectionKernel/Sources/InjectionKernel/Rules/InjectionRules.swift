@@ -95,7 +95,12 @@ public final class InjectionRules {
   /// Records a per-property injection: `builder` is called for each selected property (at commit time,
   /// and later for properties the kernel meets afterwards, such as new generic specializations) and
   /// returns an injection whose value type is the property's, or `nil` to skip it. A builder that
-  /// throws makes the commit throw, and nothing is applied.
+  /// throws makes the commit throw, and nothing is applied; one that throws for a property met after
+  /// the commit leaves it without this rule's injection (older rules decide), and a read that then finds
+  /// nothing stops naming the error (``PropertyDescriptor/missingValueMessage``).
+  ///
+  /// Builders run while the commit lock is held: one must not plan or commit (`Injection.isInjected`,
+  /// `injection(for:)`, `report()`, `plan(_:)`, a commit), which stops the program with the reason.
   ///
   /// Plugins whose markers are generic use this to build a `PropertyInjection<Value>` with the
   /// property's own `Value`, typically by opening the property's `markerType`.

@@ -146,9 +146,17 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
         }
         return (.some(nil), 0)
       case .inject(let given): injection = given
-      // A builder that fails or skips for a property met later leaves it uninjected by this rule; it
-      // builds for the view the rule reaches, whose instances all share the injection.
-      case .build(let builder): injection = (try? builder(property.view(atDepth: level))) ?? nil
+      // A builder that fails or skips for a property met later leaves it uninjected by this rule (a
+      // failure is kept for the read that then finds nothing to say); it builds for the view the rule
+      // reaches, whose instances all share the injection.
+      case .build(let builder):
+        do {
+          injection = try builder(property.view(atDepth: level))
+          BuilderFailures.forget(property)
+        } catch {
+          BuilderFailures.note(error, of: rule.selection, for: property)
+          injection = nil
+        }
       }
       // A rule whose value type does not fit this property (a name or predicate selection meeting a
       // generic specialization) does not apply to it.

@@ -14,10 +14,35 @@ extension PropertyDescriptor {
   ///
   /// `MyApp.Downloader.retries: Swift.Int was read with nothing injected or stored: inject it with
   /// Injection.inject(Int.self).value(…), or assign it a value first.`
+  ///
+  /// When a rule's builder (``InjectionRules/add(to:builder:)``) threw for this property when the kernel
+  /// met it after the commit (a generic specialization, a class loaded later), the message says so,
+  /// with the error: `… was read with nothing injected or stored: the rule for Config: all threw when it
+  /// met this property (no key "item"); …`.
   public var missingValueMessage: String {
     let hint = markerType?.injectionHint(for: self) ?? "an injection"
-    return "\(description) was read with nothing injected or stored: inject it with \(hint), "
+    let failure = BuilderFailures.failure(for: self).map { "\($0); " } ?? ""
+    return "\(description) was read with nothing injected or stored: \(failure)inject it with \(hint), "
       + "or assign it a value first."
+  }
+}
+
+/// The errors builders threw for properties the kernel met after their rule's commit, which a commit
+/// could not throw: kept per property for the read that then finds nothing (its stop says why).
+enum BuilderFailures {
+  private static let failures = LockedState<[PropertyDescriptor: String]>([:])
+
+  static func note(_ error: any Error, of selection: PropertySelection, for property: PropertyDescriptor) {
+    let text = "the rule for \(selection) threw when it met this property (\(error))"
+    failures.withLock { $0[property] = text }
+  }
+
+  static func forget(_ property: PropertyDescriptor) {
+    failures.withLock { _ = $0.removeValue(forKey: property) }
+  }
+
+  static func failure(for property: PropertyDescriptor) -> String? {
+    failures.withLock { $0[property] }
   }
 }
 
