@@ -1,18 +1,23 @@
 /// A property-wrapper type that marks stored properties for one plugin.
 ///
 /// The kernel finds marked properties by looking at the field records of every class for fields whose
-/// type is a marker, so marking costs nothing at start-up and needs no registration. Adopt it in your
-/// own wrapper to write a third-party plugin:
+/// type is a marker, so marking costs nothing at start-up and needs no registration. A third-party
+/// plugin's wrapper adopts ``MarkedPropertyWrapper``, which refines this protocol with the storage, the
+/// reads and the writes that make injections reach the property:
 ///
 /// ```swift
 /// @propertyWrapper
-/// public struct Tracked<Value>: InjectionMarker {
+/// public struct Tracked<Value>: MarkedPropertyWrapper {
 ///   public static var plugin: PluginID { TrackedPlugin.id }
-///   // … storage and the enclosing-instance subscript built on `MarkedPropertyStorage`
+///   public let storage: MarkedStorage<Value>
+///   // … the initializers and the enclosing-instance subscript shown in `MarkedPropertyWrapper`
 /// }
 /// ```
 ///
-/// Markers must be structs or enums (the kernel reads their nominal type descriptor).
+/// A wrapper that adopts only `InjectionMarker` is cataloged (reports and checks list its properties),
+/// but its reads never reach the kernel: use such a marker for an associated property
+/// (``AssociatedProperty``), whose reads go through the kernel's associated storage, never for a stored
+/// property. Markers must be structs or enums (the kernel reads their nominal type descriptor).
 public protocol InjectionMarker: SendableMetatype {
   /// The type of the property's value, as the user declared it (`Settings` for `@Inject var s: Settings`).
   associatedtype Value
