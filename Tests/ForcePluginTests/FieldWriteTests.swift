@@ -158,7 +158,10 @@ private final class MixedHost {
 
   @Test func weakFieldRefusesAProvidersOwnerlessValue() throws {
     let injector = ForceInjector()
-    try injector.forceInject(in: WeakHost.self) { $0.name == "delegate" ? .provider { Service() } : .skip }
+    // Unscoped, so asked at the fill (a scoped rule is refused when added).
+    try injector.forceInject {
+      $0.isDeclared(in: WeakHost.self) && $0.name == "delegate" ? .provider { Service() } : .skip
+    }
     let host = WeakHost()
     let kept = Service(id: 7)
     host.delegate = kept
@@ -171,6 +174,16 @@ private final class MixedHost {
         && property.hasSuffix("WeakHost.delegate: Swift.Optional<\(Injection.typeName(Service.self))>")
     }
     #expect(host.delegate === kept)  // a fill that throws writes nothing
+  }
+
+  @Test func aScopedRuleWithAProviderForAWeakFieldIsRefusedWhenAdded() throws {
+    let injector = ForceInjector()
+    // Before, the rule was added and every fill of the class threw.
+    #expect(throws: ForceError.self) {
+      try injector.forceInject(in: WeakHost.self) { $0.name == "delegate" ? .provider { Service() } : .skip }
+    }
+    let host = WeakHost()
+    #expect(!(try injector.fill(host)).didInject)  // the rule was not added
   }
 
   @Test func serviceBoxSkipsAProvidersOwnerlessValueForAWeakField() {
@@ -206,7 +219,12 @@ private final class MixedHost {
 
   @Test func unownedFieldRefusesAProvidersOwnerlessValue() throws {
     let injector = ForceInjector()
-    try injector.forceInject(in: UnownedHost.self) { $0.name == "owner" ? .provider { Service() } : .skip }
+    #expect(throws: ForceError.self) {  // scoped: refused when added
+      try injector.forceInject(in: UnownedHost.self) { $0.name == "owner" ? .provider { Service() } : .skip }
+    }
+    try injector.forceInject {
+      $0.isDeclared(in: UnownedHost.self) && $0.name == "owner" ? .provider { Service() } : .skip
+    }
     let owner = Service()
     let host = UnownedHost(owner: owner)
     #expect(throws: ForceError.self) { try injector.fill(host) }

@@ -159,8 +159,11 @@ public final class ForceInjector: Sendable {
     let rule = DecisionRule(scope: classes, key: key, decide: decide)
     for cls in classes {
       for field in ClassLayouts.shared.fields(of: cls) where isOffered(field.property) && rule.covers(field.property) {
-        guard case .value(let value) = rule.answer(for: field.property) else { continue }
-        try check(value, fits: field)
+        switch rule.answer(for: field.property) {
+        case .value(let value): try check(value, fits: field)
+        case .provider: try checkProvider(for: field)
+        case .skip: continue
+        }
       }
     }
     return rule
@@ -233,11 +236,7 @@ public final class ForceInjector: Sendable {
       switch decision {
       case .value(let decided): value = decided
       case .provider(let make):
-        if property.ownership == .unowned || property.ownership == .weak {
-          throw ForceError.unsupportedOwnership(
-            property: property.description, ownership: property.ownership,
-            reason: "a provider's new value would have no owner; inject a value kept alive elsewhere")
-        }
+        try Self.checkProvider(for: field)
         value = make()
       case .skip: continue
       }
@@ -266,6 +265,18 @@ public final class ForceInjector: Sendable {
     let type = type(of: value)
     guard type is AnyClass else { throw ForceError.notAClass(type: Injection.typeName(type)) }
     return value as AnyObject
+  }
+
+  /// A provider's new value would have no owner in a `weak` or an `unowned` field (and a field without
+  /// an access takes no value at all).
+  static func checkProvider(for field: FillableField) throws {
+    guard field.access != nil else { throw field.refusalError }
+    let property = field.property
+    if property.ownership == .unowned || property.ownership == .weak {
+      throw ForceError.unsupportedOwnership(
+        property: property.description, ownership: property.ownership,
+        reason: "a provider's new value would have no owner; inject a value kept alive elsewhere")
+    }
   }
 
   static func check(_ value: Any, fits field: FillableField) throws {
