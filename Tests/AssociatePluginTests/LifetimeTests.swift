@@ -45,7 +45,44 @@ extension Passenger {
   final class Ticket: Associated<Passenger, Cargo> {}
 }
 
+private final class Link {}
+extension Link {
+  final class Next: Associated<Link, Link> {}
+  final class Load: Associated<Link, Cargo> {}
+}
+
 @Suite struct LifetimeTests {
+  /// Dropping the head of a chain of owners linked through associated values releases every link. Before,
+  /// each link nested one release inside the previous one's, and 10,000 links overflowed an 8 MB stack.
+  /// In a child process (an overflow would end the test run), on a thread with an 8 MB stack.
+  @Test func aLongChainOfOwnersLinkedThroughAssociatedValuesIsReleasedWithoutOverflowingTheStack() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      let live = Counter()
+      let done = DispatchSemaphore(value: 0)
+      let thread = Thread {
+        var head: Link? = Link()
+        do {
+          var current = head!
+          for index in 0..<100_000 {
+            let next = Link()
+            Link.Load[next] = Cargo(live, id: index)
+            Link.Next[current] = next
+            current = next
+          }
+        }
+        precondition(live.count == 100_000)
+        head = nil
+        precondition(live.count == 0, "\(live.count) values outlived their owners")
+        done.signal()
+      }
+      thread.stackSize = 8 << 20
+      thread.start()
+      done.wait()
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.isEmpty, "\(message)")
+  }
+
   @Test func valuesAreReleasedWhenTheirOwnerDies() {
     let live = Counter()
     var ship: Ship? = Ship()

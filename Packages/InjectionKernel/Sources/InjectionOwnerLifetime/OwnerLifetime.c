@@ -117,6 +117,44 @@ int ik_owner_is_deallocating(const void *object) { return swift_isDeallocating(o
 
 int ik_owner_dying_depth(void) { return dyingDepth; }
 
+// Records waiting to be released on this thread. Releasing a record releases its values; a value that
+// is itself a hooked owner is destroyed then, and its record would be released inside that release, and
+// so on: a chain of owners linked through associated values would nest one release per link, and a long
+// one would overflow the stack. So a record released while this thread is already releasing one waits
+// in this list, and the outermost release takes them one after another: the nesting stays one link
+// deep. Every record is still released on the destroying thread, before the outermost destroy returns.
+typedef struct ik_pending_record {
+  void *record;
+  struct ik_pending_record *next;
+} ik_pending_record;
+
+static _Thread_local ik_pending_record *pendingRecords = NULL;
+static _Thread_local int isReleasingRecords = 0;
+
+static void releaseRecord(void *record) {
+  ik_did_destroy_fn release = atomic_load_explicit(&didDestroy, memory_order_acquire);
+  if (isReleasingRecords) {
+    ik_pending_record *pending = malloc(sizeof(ik_pending_record));
+    if (pending != NULL) {
+      *pending = (ik_pending_record){record, pendingRecords};
+      pendingRecords = pending;
+      return;
+    }
+    release(record);  // out of memory: nest rather than lose it
+    return;
+  }
+  isReleasingRecords = 1;
+  release(record);
+  while (pendingRecords != NULL) {
+    ik_pending_record *next = pendingRecords;
+    pendingRecords = next->next;
+    void *waiting = next->record;
+    free(next);
+    release(waiting);
+  }
+  isReleasingRecords = 0;
+}
+
 static IK_SWIFTCALL void ik_owner_destroy_hook(IK_SWIFT_CONTEXT void *object) {
   const void *metadata = *(const void *const *)object;
   ik_destroy_fn original = lookup(atomic_load_explicit(&table, memory_order_acquire), metadata);
@@ -137,7 +175,7 @@ static IK_SWIFTCALL void ik_owner_destroy_hook(IK_SWIFT_CONTEXT void *object) {
   original(object);
   dyingTop = node.next;
   dyingDepth -= 1;
-  if (node.record != NULL) atomic_load_explicit(&didDestroy, memory_order_acquire)(node.record);
+  if (node.record != NULL) releaseRecord(node.record);
 }
 
 void ik_owner_lifetime_set_callbacks(ik_will_destroy_fn will_destroy, ik_did_destroy_fn did_destroy) {
