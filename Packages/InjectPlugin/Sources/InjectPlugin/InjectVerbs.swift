@@ -91,7 +91,7 @@ extension InjectSelection {
 
   /// Removes the injection of the selected properties: they behave as if never injected.
   ///
-  /// On a named binding (``Injection/inject(_:named:)``) it unbinds the name: the name's bindings are
+  /// On a named binding (`Injection.inject(_:named:)`) it unbinds the name: the name's bindings are
   /// taken back — the app's and the modules' — and the properties with that name (and `resolve(_:named:)`)
   /// get the type's binding again, as for a name nothing is bound to. (In a module's `configure`, and
   /// after binding the name in the same batch, it rejects the name instead: removing the module brings
