@@ -59,6 +59,8 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
 
   /// Values that must outlive the commit lock (see ``keepUntilUnlocked(_:)``).
   @exclusivity(unchecked) private var kept: [Any] = []
+  /// Rules replaced or retracted under the commit lock, kept likewise (typed: no box per rule).
+  @exclusivity(unchecked) private var keptRules: [Rule] = []
 
   /// Runs `body` holding the commit lock. What the holder kept with ``keepUntilUnlocked(_:)`` is released
   /// after the lock is released.
@@ -77,13 +79,18 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
     }
     // Declared before taking the lock, so released after it: a kept value's deinit may use the kernel.
     var released: [Any] = []
-    defer { released.removeAll() }
+    var releasedRules: [Rule] = []
+    defer {
+      released.removeAll()
+      releasedRules.removeAll()
+    }
     return try lock.withLock {
       owner.store(currentThreadID(), ordering: .relaxed)
       refreshesUnderLock = 0
       defer {
         owner.store(0, ordering: .relaxed)
         swap(&released, &kept)
+        swap(&releasedRules, &keptRules)
       }
       return try body(self)
     }
@@ -98,6 +105,13 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   func keepUntilUnlocked(_ value: Any) {
     guard isHeldByCurrentThread else { return }
     kept.append(value)
+  }
+
+  /// ``keepUntilUnlocked(_:)`` for a rule this log (or a scope's) no longer holds.
+  private func keepUntilUnlocked(_ rule: consuming Rule?) {
+    let shared = RuleLog.shared
+    guard let rule, shared.isHeldByCurrentThread else { return }
+    shared.keptRules.append(rule)
   }
 
   /// Counts a catalog refresh if the calling thread is planning a commit (see ``refreshCount``).
@@ -237,12 +251,11 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
         return
       }
       if let position = positionByKey.removeValue(forKey: key) {
-        RuleLog.shared.keepUntilUnlocked(rules[position] as Any)
-        rules[position] = nil
+        keepUntilUnlocked(rules[position].take())
         replacedCount += 1
       }
     case .rejectAll(let plugin):
-      RuleLog.shared.keepUntilUnlocked(rules.filter { $0?.selection.plugin == plugin })
+      for rule in rules where rule?.selection.plugin == plugin { keepUntilUnlocked(rule) }
       rules = rules.filter { $0 != nil && $0?.selection.plugin != plugin }
       reindex()
       if isOverlay { rules.append(Rule(key: nil, selection: PropertySelection(plugin: plugin), action: .reject)) }
@@ -252,8 +265,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   private func append(_ rule: Rule) {
     if let key = rule.key {
       if let old = positionByKey[key] {
-        RuleLog.shared.keepUntilUnlocked(rules[old] as Any)
-        rules[old] = nil
+        keepUntilUnlocked(rules[old].take())
         replacedCount += 1
       }
       positionByKey[key] = rules.count
@@ -286,7 +298,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
 
   /// Puts back rules returned by ``saved()`` (commit lock held).
   func restore(_ saved: Saved) {
-    RuleLog.shared.keepUntilUnlocked(rules)
+    for rule in rules { keepUntilUnlocked(rule) }
     rules = saved.rules
     reindex()
   }
