@@ -45,6 +45,36 @@ extension Passenger {
   final class Ticket: Associated<Passenger, Cargo> {}
 }
 
+private final class Knot {}
+extension Knot {
+  final class Tag: Associated<Knot, Cargo> {}
+}
+
+/// Holds an owner that another owner's value lets go in its deinit.
+private final class KnotBox: @unchecked Sendable {  // used on the test's thread only
+  var knot: Knot?
+}
+
+/// Lets go of the box's owner in its deinit, and records whether that owner's value was released then.
+private final class Releaser: Sendable {
+  let box: KnotBox
+  let live: Counter
+  let seen: LockedState<[Int]>
+  init(_ box: KnotBox, _ live: Counter, _ seen: LockedState<[Int]>) {
+    self.box = box
+    self.live = live
+    self.seen = seen
+  }
+  deinit {
+    box.knot = nil
+    let count = live.count
+    seen.withLock { $0.append(count) }
+  }
+}
+extension Knot {
+  final class Releasing: Associated<Knot, Releaser> {}
+}
+
 private final class Link {}
 extension Link {
   final class Next: Associated<Link, Link> {}
@@ -52,6 +82,20 @@ extension Link {
 }
 
 @Suite struct LifetimeTests {
+  @Test func anOwnerThatDiesWhileAnotherOwnersValuesAreReleasedReleasesItsOwnAtOnce() {
+    let live = Counter()
+    let seen = LockedState<[Int]>([])
+    let box = KnotBox()
+    box.knot = Knot()
+    Knot.Tag[box.knot!] = Cargo(live)
+    do {
+      let outer = Knot()
+      Knot.Releasing[outer] = Releaser(box, live, seen)
+    }
+    // The inner owner died inside the outer's release: its value was released right then.
+    #expect(seen.value == [0])
+  }
+
   /// Dropping the head of a chain of owners linked through associated values releases every link. Before,
   /// each link nested one release inside the previous one's, and 10,000 links overflowed an 8 MB stack.
   /// In a child process (an overflow would end the test run), on a thread with an 8 MB stack.

@@ -61,6 +61,12 @@ private final class AnyObjectHost {
   }
 }
 
+private final class GenericVoidHost<Element> {
+  var exact: Element
+  var label: String?
+  init(_ exact: Element) { self.exact = exact }
+}
+
 private struct Unique: ~Copyable {
   var value = 1
 }
@@ -266,6 +272,22 @@ private final class MixedHost {
     box.register(other, as: "delegate")
     #expect(box.fill(host).injectedNames == ["delegate"])
     #expect(host.delegate === other)
+  }
+
+  @Test func anyObjectFieldsTakeClassInstancesOnly() throws {
+    let injector = ForceInjector()
+    // A value type casts to AnyObject in a box nothing keeps: before, the unowned field was left
+    // dangling and the weak one read nil.
+    #expect(throws: ForceError.self) {
+      try injector.forceInject(in: AnyObjectHost.self) { $0.name == "owner" ? .value(42) : .skip }
+    }
+    #expect(throws: ForceError.self) {
+      try injector.forceInject(in: AnyObjectHost.self) { $0.name == "delegate" ? .value("text") : .skip }
+    }
+  }
+
+  @Test func fieldsOfAGenericParameterThatIsVoidAreListed() {
+    #expect(Injection.storedProperties(of: GenericVoidHost<Void>.self).map(\.name) == ["exact", "label"])
   }
 
   @Test func fieldsOfANoncopyableTypeAreNotOffered() throws {

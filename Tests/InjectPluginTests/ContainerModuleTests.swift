@@ -106,6 +106,15 @@ private final class TokenModule: InjectionModule {
   func unload() { unloads.add(1, ordering: .relaxed) }
 }
 
+private final class CleanedHost {
+  @Inject var note: Token?
+}
+/// Commits in its unload(), as a module turning off its other plugins' rules would.
+private final class CleaningModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {}
+  func unload() { _ = try? Injection.inject(Token?.self).declared(in: CleanedHost.self).value(Token(text: "unload")) }
+}
+
 /// A module that records what its closure records.
 private final class ClosureModule: InjectionModule {
   let body: @Sendable (InjectionRules) throws -> Void
@@ -388,6 +397,16 @@ private final class TintHost {
     #expect(module.unloads.load(ordering: .relaxed) == 0)  // still loaded in the process
     #expect(Injection.loadedModules.contains { $0 === module })
     #expect(TokenHost().token?.text == "module")
+  }
+
+  @Test func whatAModulesUnloadCommitsWhenItsScopeEndsAppliesNowhere() throws {
+    // unload() runs inside the ended scope: before, its commit reached the process.
+    try Injection.withIsolatedInjections { _ = try Injection.addModule(CleaningModule()) }
+    #expect(!Injection.isInjected(CleanedHost.self, "note"))
+    let child = try Injection.childInjector { _ in }
+    try child.run { _ = try Injection.addModule(CleaningModule()) }
+    child.end()
+    #expect(!Injection.isInjected(CleanedHost.self, "note"))
   }
 
   @Test func aModuleAScopeAddedIsUnloadedWhenTheScopeEnds() throws {

@@ -721,6 +721,21 @@ private struct Point: Drawable {}
     }
   }
 
+  @Test func anEagerSingletonFailingInAScopesRulesThrowsItsOwnError() {
+    struct BuildFailed: Error {}
+    // The scope ends on the error, so nothing stays applied: no BatchAppliedError.
+    #expect(throws: BuildFailed.self) {
+      try Injection.withOverrides({ lets in
+        try lets.inject(EagerFailure.self).eagerSingleton { _ in throw BuildFailed() }
+      }) {}
+    }
+    #expect(throws: BuildFailed.self) {
+      _ = try Injection.childInjector { lets in
+        try lets.inject(EagerFailure.self).eagerSingleton { _ in throw BuildFailed() }
+      }
+    }
+  }
+
   @Test func conversionChecksFollowTheRuntime() {
     #expect(Injection.isConvertible(Square.self, to: (any Drawable).self) == true)
     #expect(Injection.isConvertible(Square.self, to: (any Drawable & Sizable).self) == true)

@@ -124,7 +124,9 @@ private struct UnownedOptionalCell<Object: AnyObject> {
 struct WeakField<Object: AnyObject>: FieldAccess {
   let offset: Int
 
-  func accepts(_ value: Any) -> Bool { value is Object }
+  /// A class instance of `Object`'s type only: any value casts to `AnyObject` (a value type in a box
+  /// made for the cast, which nothing would keep alive).
+  func accepts(_ value: Any) -> Bool { type(of: value) is AnyClass && value is Object }
 
   func store(_ value: Any, in object: AnyObject) {
     guard let typed = value as? Object else { return }
@@ -145,7 +147,9 @@ struct UnownedField<Object: AnyObject>: FieldAccess {
   let offset: Int
   let isOptional: Bool
 
-  func accepts(_ value: Any) -> Bool { value is Object }
+  /// A class instance of `Object`'s type only: any value casts to `AnyObject` (a value type in a box
+  /// made for the cast, which nothing would keep alive).
+  func accepts(_ value: Any) -> Bool { type(of: value) is AnyClass && value is Object }
 
   func store(_ value: Any, in object: AnyObject) {
     guard let typed = value as? Object else { return }

@@ -79,6 +79,7 @@ public enum Injection {
       }
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
       for change in rules.changesInCommitOrder { log.record(change) }
+      BuilderFailures.forgetAll()
       for action in rules.commitActions { action() }
       return (plan, retired, DetachedProperties.forgetDecisions())
     }

@@ -117,42 +117,49 @@ int ik_owner_is_deallocating(const void *object) { return swift_isDeallocating(o
 
 int ik_owner_dying_depth(void) { return dyingDepth; }
 
-// Records waiting to be released on this thread. Releasing a record releases its values; a value that
-// is itself a hooked owner is destroyed then, and its record would be released inside that release, and
-// so on: a chain of owners linked through associated values would nest one release per link, and a long
-// one would overflow the stack. So a record released while this thread is already releasing one waits
-// in this list, and the outermost release takes them one after another: the nesting stays one link
-// deep. Every record is still released on the destroying thread, before the outermost destroy returns.
+// Releasing a record releases its values; a value that is itself a hooked owner is destroyed then, and
+// its record is released inside that release, and so on: a chain of owners linked through associated
+// values nests one release per link, and a long one would overflow the stack. So releases nest as they
+// always did up to `maxNesting` deep (an owner's values are released when it dies, in the order Swift
+// releases them); deeper, a record waits in a first-in-first-out list that the release at the top of the
+// nesting takes in turn before it returns. Every record is released on the destroying thread, before
+// the outermost destroy returns.
 typedef struct ik_pending_record {
   void *record;
   struct ik_pending_record *next;
 } ik_pending_record;
 
-static _Thread_local ik_pending_record *pendingRecords = NULL;
-static _Thread_local int isReleasingRecords = 0;
+enum { maxNesting = 64 };
+static _Thread_local ik_pending_record *pendingFirst = NULL;
+static _Thread_local ik_pending_record *pendingLast = NULL;
+static _Thread_local int releaseNesting = 0;
 
 static void releaseRecord(void *record) {
   ik_did_destroy_fn release = atomic_load_explicit(&didDestroy, memory_order_acquire);
-  if (isReleasingRecords) {
+  if (releaseNesting >= maxNesting) {
     ik_pending_record *pending = malloc(sizeof(ik_pending_record));
     if (pending != NULL) {
-      *pending = (ik_pending_record){record, pendingRecords};
-      pendingRecords = pending;
+      *pending = (ik_pending_record){record, NULL};
+      if (pendingLast != NULL) pendingLast->next = pending; else pendingFirst = pending;
+      pendingLast = pending;
       return;
     }
-    release(record);  // out of memory: nest rather than lose it
-    return;
+    // Out of memory: nest rather than lose the record.
   }
-  isReleasingRecords = 1;
+  releaseNesting += 1;
   release(record);
-  while (pendingRecords != NULL) {
-    ik_pending_record *next = pendingRecords;
-    pendingRecords = next->next;
+  releaseNesting -= 1;
+  if (releaseNesting > 0) return;
+  while (pendingFirst != NULL) {
+    ik_pending_record *next = pendingFirst;
+    pendingFirst = next->next;
+    if (pendingFirst == NULL) pendingLast = NULL;
     void *waiting = next->record;
     free(next);
+    releaseNesting += 1;
     release(waiting);
+    releaseNesting -= 1;
   }
-  isReleasingRecords = 0;
 }
 
 static IK_SWIFTCALL void ik_owner_destroy_hook(IK_SWIFT_CONTEXT void *object) {

@@ -500,9 +500,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
           properties.append(property)
           continue
         }
-        // Reflection reports a field of a noncopyable type as `()`: no `Any.Type` can stand for it, and no
-        // value can be read from or written into it, so it is not listed.
-        if field.type == Void.self, !(records[index].mangledTypeName?.isEmptyTuple ?? true) { continue }
+        if isUnrepresentable(field.type, records[index], of: descriptor) { continue }
         properties.append(
           PropertyDescriptor(
             declaringClass: cls, className: Injection.typeName(cls), name: field.name, valueType: field.type,
@@ -575,6 +573,16 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       return true
     }
     return Array(all.suffix(count))
+  }
+
+  /// Whether reflection reported a field as `()` although its declaration names another type: a field of
+  /// a noncopyable type, which no `Any.Type` stands for (the runtime's lookups answer `()` for it too)
+  /// and no value can be read from or written into. In a non-generic class, `()` is always spelled `yt`
+  /// (type aliases are spelled out); in a generic class, a `T` field with `T == Void` is a real `()`, so
+  /// a generic class's fields are not judged.
+  private func isUnrepresentable(_ reported: Any.Type, _ record: FieldRecord, of descriptor: ClassDescriptor) -> Bool {
+    guard reported == Void.self, !descriptor.isGeneric, let name = record.mangledTypeName else { return false }
+    return !name.isEmptyTuple
   }
 
   /// The property's name from its stored field's name: without the leading `_` of a wrapper's backing

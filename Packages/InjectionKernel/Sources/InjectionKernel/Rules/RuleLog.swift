@@ -166,9 +166,10 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
       case .build(let builder):
         do {
           injection = try builder(property.view(atDepth: level))
-          BuilderFailures.forget(property)
+          if !isOverlay { BuilderFailures.forget(property) }
         } catch {
-          BuilderFailures.note(error, of: rule.selection, for: property)
+          // The process's rules only: a scope's would be named to reads outside it, after it ended.
+          if !isOverlay { BuilderFailures.note(error, of: rule.selection, for: property) }
           injection = nil
         }
       }

@@ -136,9 +136,11 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       }
     }
     // Outside every kernel lock: states that asked are told (a plugin may run user code), then the
-    // scope's values are released (a value's deinit may read properties).
+    // scope's values are released (a value's deinit may read properties). Told inside the ended scope:
+    // what that code commits (a module's `unload()` turning off its rules) applies nowhere, as the
+    // scope's own rules no longer do, rather than to the enclosing scope or the process.
     if let copies = released[2] as? [ObjectIdentifier: Any] {
-      ScopedStateRegistry.scopeEnded(ObjectIdentifier(self), copies: copies)
+      Self.$entered.withValue(self) { ScopedStateRegistry.scopeEnded(ObjectIdentifier(self), copies: copies) }
     }
     _ = released
   }

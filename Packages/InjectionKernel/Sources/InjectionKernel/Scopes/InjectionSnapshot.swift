@@ -81,6 +81,7 @@ extension Injection {
     stopInsideScope("Injection.restore(_:)")
     let (retired, forgotten) = RuleLog.shared.withCommitLock { log in
       log.restore(snapshot.rules)
+      BuilderFailures.forgetAll()
       snapshot.states()
       snapshot.participants()  // before the slots below publish new answers
       configurationVersion.add(1, ordering: .acquiringAndReleasing)

@@ -99,8 +99,13 @@ extension Injection {
       || !rules.validations.isEmpty
     {
       // Into the scope just begun, not a batch being recorded around it (a child injector made in a
-      // module's configure): no leak.
-      try InjectionRules.notRecording { _ = try commit(rules) }
+      // module's configure): no leak. A failure after the commit ends the scope all the same (its
+      // caller ends it on any error), so nothing stays applied: the error is the action's own.
+      do {
+        try InjectionRules.notRecording { _ = try commit(rules) }
+      } catch let error as BatchAppliedError {
+        throw error.underlying
+      }
     }
   }
 }

@@ -27,10 +27,16 @@ extension PropertyDescriptor {
   }
 }
 
-/// The errors builders threw for properties the kernel met after their rule's commit, which a commit
-/// could not throw: kept per property for the read that then finds nothing (its stop says why).
+/// The errors the process's builders threw for properties the kernel met after their rule's commit,
+/// which a commit could not throw: kept per property for the read that then finds nothing (its stop says
+/// why), until the next commit, which may change the rules (a read met after it notes a failure again).
 enum BuilderFailures {
   private static let failures = LockedState<[PropertyDescriptor: String]>([:])
+
+  /// Forgets every failure (at a commit of the process's rules).
+  static func forgetAll() {
+    failures.withLock { if !$0.isEmpty { $0.removeAll() } }
+  }
 
   static func note(_ error: any Error, of selection: PropertySelection, for property: PropertyDescriptor) {
     let text = "the rule for \(selection) threw when it met this property (\(error))"
