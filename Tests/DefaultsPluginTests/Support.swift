@@ -31,7 +31,10 @@ final class TemporarySuite: Sendable {
   }
 
   /// Deletes the suite's directory and file (the process's `UserDefaults` forgets the suite at exit).
+  /// Pending writes are flushed first: Foundation would otherwise write them later, from its own timer or
+  /// at exit, and create the directory again.
   func remove() {
+    _ = store.defaults.synchronize()
     try? FileManager.default.removeItem(at: directory)
   }
 }
