@@ -283,6 +283,23 @@ private final class Asked: Sendable {
     #expect(host.tracked != nil)
   }
 
+  @Test func aRestoreReleasesTheValuesOfTheRulesItTakesBackAtOnce() async {
+    // In a child process: a restore puts back the whole process's state. Before, the plans cached by the
+    // last fill kept the rule's value alive until the class was filled again.
+    await #expect(processExitsWith: .success) {
+      let deinits = DeinitCounter()
+      _ = ForceInjector.shared  // a participant in the snapshot (an injector made after it is not)
+      let snapshot = Injection.snapshot()
+      do {
+        let value = KeyedTracked(counting: deinits)
+        try Injection.forceInject(in: KeyedLifetimeHost.self) { _ in .value(value) }
+      }
+      _ = try Injection.fill(KeyedLifetimeHost())
+      Injection.restore(snapshot)
+      precondition(deinits.count.load(ordering: .relaxed) == 1, "the restored-away rule's value was kept")
+    }
+  }
+
   @Test func scopedRuleWithAMisfittingValueThrowsWhenInjected() throws {
     let injector = ForceInjector()
     #expect(

@@ -286,6 +286,22 @@ private final class MixedHost {
     }
   }
 
+  @Test func weakAndUnownedFieldsTakeAnOptionalHoldingAnInstance() throws {
+    let injector = ForceInjector()
+    let kept = Service(id: 3)
+    let wrapped: Service? = kept
+    let owner = Service(id: 1)
+    try injector.forceInject(in: UnownedHost.self) { $0.name == "owner" ? .value(wrapped as Any) : .skip }
+    let host = UnownedHost(owner: owner)
+    try injector.fill(host)
+    #expect(host.owner === kept)  // refused by the first AnyObject fix
+    let anyHost = AnyObjectHost(owner: owner)
+    let box = ServiceBox(name: "wrappedBox")
+    box.register(wrapped as Any, as: "delegate")
+    #expect(box.fill(anyHost).injectedNames == ["delegate"])
+    #expect(anyHost.delegate === kept)
+  }
+
   @Test func fieldsOfAGenericParameterThatIsVoidAreListed() {
     #expect(Injection.storedProperties(of: GenericVoidHost<Void>.self).map(\.name) == ["exact", "label"])
   }

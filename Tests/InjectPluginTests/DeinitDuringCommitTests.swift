@@ -90,6 +90,24 @@ private final class ServiceModule: InjectionModule {
     }
   }
 
+  @Test func singletonsAndSharedValuesARestoreReleasesMayUseTheLibraryInTheirDeinit() async {
+    // In a child process: a restore puts back the whole process's state. Before, the restore released
+    // them under the commit lock: the deinit's commit stopped the program (it hung before that).
+    await #expect(processExitsWith: .success) {
+      let seen = Seen()
+      try Injection.inject(Int?.self).declared(in: FirstReadLater.self).value(7)
+      try Injection.inject(UsesTheLibraryInDeinit.self).singleton { _ in UsesTheLibraryInDeinit(seen) }
+      try Injection.inject(UsesTheLibraryInDeinit.self).declared(in: ServiceHost.self).shared {
+        UsesTheLibraryInDeinit(seen)
+      }
+      let snapshot = Injection.snapshot()
+      _ = try Injection.resolve(UsesTheLibraryInDeinit.self)
+      _ = ServiceHost().service
+      Injection.restore(snapshot)
+      precondition(seen.deinits.load(ordering: .relaxed) == 2, "the values built after the snapshot were kept")
+    }
+  }
+
   @Test func aBuilderThatCommitsStopsSayingWhyInsteadOfWaitingForever() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let rules = InjectionRules()

@@ -124,9 +124,9 @@ private struct UnownedOptionalCell<Object: AnyObject> {
 struct WeakField<Object: AnyObject>: FieldAccess {
   let offset: Int
 
-  /// A class instance of `Object`'s type only: any value casts to `AnyObject` (a value type in a box
-  /// made for the cast, which nothing would keep alive).
-  func accepts(_ value: Any) -> Bool { type(of: value) is AnyClass && value is Object }
+  /// A class instance of `Object`'s type only (an optional holding one will do): any value casts to
+  /// `AnyObject` (a value type in a box made for the cast, which nothing would keep alive).
+  func accepts(_ value: Any) -> Bool { isClassInstance(value) && value is Object }
 
   func store(_ value: Any, in object: AnyObject) {
     guard let typed = value as? Object else { return }
@@ -147,9 +147,9 @@ struct UnownedField<Object: AnyObject>: FieldAccess {
   let offset: Int
   let isOptional: Bool
 
-  /// A class instance of `Object`'s type only: any value casts to `AnyObject` (a value type in a box
-  /// made for the cast, which nothing would keep alive).
-  func accepts(_ value: Any) -> Bool { type(of: value) is AnyClass && value is Object }
+  /// A class instance of `Object`'s type only (an optional holding one will do): any value casts to
+  /// `AnyObject` (a value type in a box made for the cast, which nothing would keep alive).
+  func accepts(_ value: Any) -> Bool { isClassInstance(value) && value is Object }
 
   func store(_ value: Any, in object: AnyObject) {
     guard let typed = value as? Object else { return }
@@ -167,4 +167,12 @@ struct UnownedField<Object: AnyObject>: FieldAccess {
     guard isOptional else { return false }
     return withExtendedLifetime(object) { fieldAddress(object, offset).load(as: UInt.self) == 0 }
   }
+}
+
+/// Whether `value` is a class instance, or an optional (of any depth) holding one.
+private func isClassInstance(_ value: Any) -> Bool {
+  if type(of: value) is AnyClass { return true }
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value else { return false }
+  return isClassInstance(wrapped)
 }

@@ -87,7 +87,9 @@ public final class ForceInjector: Sendable {
   private let plans = LockedState<[ObjectIdentifier: (version: Int, fields: [(FillableField, ForceDecision)])]>([:])
 
   /// An injector with no rules.
-  public init() {}
+  public init() {
+    Injection.takePartInSnapshots(self)
+  }
 
   // MARK: Rules
 
@@ -307,6 +309,21 @@ public final class ForceInjector: Sendable {
       guard Self.isOffered(field.property) else { return nil }
       let decision = Self.decision(for: field.property, entries: entries)
       return decision.isSkip ? nil : (field, decision)
+    }
+  }
+}
+
+extension ForceInjector: SnapshotParticipant {
+  /// The rules are a `ScopedState`, which snapshots put back themselves; the plans cached from them hold
+  /// the rules' values, so a restore forgets them (released after the restore), and fills plan again.
+  public func captureForSnapshot() -> @Sendable () -> Void {
+    { [weak self] in
+      guard let self else { return }
+      let plans = self.plans.withLock { plans in
+        defer { plans.removeAll() }
+        return plans
+      }
+      Injection.releaseAfterTheCommit(plans)
     }
   }
 }

@@ -127,7 +127,8 @@ public enum Injection {
   /// holding what users gave (values, factories, entries capturing them): a deinit it causes may read
   /// properties or commit, which under the commit lock would wait for itself. The value is still released
   /// before the commit returns, on its thread. Outside a commit's action it keeps nothing: the caller
-  /// releases `value` as usual.
+  /// releases `value` as usual. A ``SnapshotParticipant``'s restore closure, which runs under the commit
+  /// lock as well, uses it for what it replaces.
   ///
   /// ```swift
   /// rules.onCommit {

@@ -41,7 +41,9 @@ public final class ChildInjector: Sendable {
   /// Runs `body` under the child's rules: reads, resolves, commits and modules there are the child's.
   ///
   /// Calling it after ``end()`` stops the program with a message saying so: `body` would run under
-  /// rules that no longer apply, and what it committed would be lost.
+  /// rules that no longer apply, and what it committed would be lost. If the child ends while `body`
+  /// runs (another thread, or `body` itself, calls `end()`), the rest of `body` reads the parent's rules
+  /// and what it commits applies nowhere.
   public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
     precondition(isActive, ResolutionError.childInjectorEnded.description)
     return try scope.run(body)

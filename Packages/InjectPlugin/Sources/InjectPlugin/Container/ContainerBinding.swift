@@ -220,7 +220,9 @@ extension ContainerBinding: SnapshotParticipant {
         defer { current = captured.value }
         return current
       }
-      _ = replaced  // released here, outside the lock
+      // Released outside this lock, and after the commit lock that a restore holds: its deinit may
+      // read properties or commit.
+      Injection.releaseAfterTheCommit(replaced)
     }
   }
 }

@@ -25,7 +25,8 @@ public struct InjectionSnapshot: @unchecked Sendable {  // immutable
 /// keeping such values registers them with ``Injection/takePartInSnapshots(_:)``.
 public protocol SnapshotParticipant: AnyObject, Sendable {
   /// Captures the state to put back and returns what puts it back. The closure runs under the kernel's
-  /// commit lock, before slots publish new answers: it must not read marked properties or commit.
+  /// commit lock, before slots publish new answers: it must not read marked properties or commit, and
+  /// hands what it replaces to ``Injection/releaseAfterTheCommit(_:)`` (a deinit may do either).
   func captureForSnapshot() -> @Sendable () -> Void
 }
 

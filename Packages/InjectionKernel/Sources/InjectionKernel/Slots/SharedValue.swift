@@ -130,7 +130,9 @@ extension SharedValue: SnapshotParticipant {
         defer { value = captured.value }
         return value
       }
-      _ = replaced  // released here, outside the lock
+      // Released outside this lock, and after the commit lock that a restore holds: its deinit may
+      // read properties or commit.
+      RuleLog.shared.keepUntilUnlocked(replaced as Any)
     }
   }
 }
