@@ -300,6 +300,26 @@ private final class Asked: Sendable {
     }
   }
 
+  @Test func anInjectorMadeAfterASnapshotDropsEveryStalePlanAtItsNextFill() async {
+    // In a child process: a restore puts back the whole process's state. Before, the plan of a class not
+    // filled again kept the restored-away rule's value alive.
+    await #expect(processExitsWith: .success) {
+      let deinits = DeinitCounter()
+      let snapshot = Injection.snapshot()
+      let injector = ForceInjector()  // not part of the snapshot
+      do {
+        let value = KeyedTracked(counting: deinits)
+        try injector.forceInject(in: KeyedLifetimeHost.self, KeyedHost.self) {
+          $0.name == "tracked" ? .value(value) : .skip
+        }
+      }
+      try injector.fill(KeyedLifetimeHost())
+      Injection.restore(snapshot)  // the injector's rules are back to none
+      try injector.fill(KeyedHost())  // another class: the stale plans go
+      precondition(deinits.count.load(ordering: .relaxed) == 1, "a stale plan kept the value")
+    }
+  }
+
   @Test func scopedRuleWithAMisfittingValueThrowsWhenInjected() throws {
     let injector = ForceInjector()
     #expect(

@@ -67,6 +67,13 @@ private final class GenericVoidHost<Element> {
   init(_ exact: Element) { self.exact = exact }
 }
 
+/// Claims, through its mirror, to be an optional holding `payload`.
+private struct SpoofedOptional: CustomReflectable, @unchecked Sendable {  // immutable
+  let payload: AnyObject
+  init(_ payload: AnyObject) { self.payload = payload }
+  var customMirror: Mirror { Mirror(self, children: [("some", payload)], displayStyle: .optional) }
+}
+
 private struct Unique: ~Copyable {
   var value = 1
 }
@@ -300,6 +307,22 @@ private final class MixedHost {
     box.register(wrapped as Any, as: "delegate")
     #expect(box.fill(anyHost).injectedNames == ["delegate"])
     #expect(anyHost.delegate === kept)
+  }
+
+  @Test func weakAndUnownedFieldsTakeNilAndRefuseAValueThatOnlyClaimsToBeAnOptional() throws {
+    let injector = ForceInjector()
+    let owner = Service(id: 1)
+    let host = AnyObjectHost(owner: owner)
+    host.delegate = owner
+    host.maybeOwner = owner
+    let none: Service? = nil
+    try injector.forceInject(in: AnyObjectHost.self) { $0.name == "owner" ? .skip : .value(none as Any) }
+    try injector.fill(host)  // before, nil was refused with "Optional<…> … holds Optional<…>"
+    #expect(host.delegate == nil && host.maybeOwner == nil)
+    // A struct whose mirror says it is an optional holding an instance is still a struct.
+    #expect(throws: ForceError.self) {
+      try injector.forceInject(in: AnyObjectHost.self) { $0.name == "owner" ? .value(SpoofedOptional(owner)) : .skip }
+    }
   }
 
   @Test func fieldsOfAGenericParameterThatIsVoidAreListed() {

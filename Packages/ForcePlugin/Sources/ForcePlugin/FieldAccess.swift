@@ -124,12 +124,15 @@ private struct UnownedOptionalCell<Object: AnyObject> {
 struct WeakField<Object: AnyObject>: FieldAccess {
   let offset: Int
 
-  /// A class instance of `Object`'s type only (an optional holding one will do): any value casts to
+  /// A class instance of `Object`'s type (an optional holding one will do), or `nil`: any value casts to
   /// `AnyObject` (a value type in a box made for the cast, which nothing would keep alive).
-  func accepts(_ value: Any) -> Bool { isClassInstance(value) && value is Object }
+  func accepts(_ value: Any) -> Bool { isNilOptional(value) || (isClassInstance(value) && value is Object) }
 
   func store(_ value: Any, in object: AnyObject) {
-    guard let typed = value as? Object else { return }
+    // `nil` first: it casts to `AnyObject` too, in a box.
+    let isNil = isNilOptional(value)
+    let typed = isNil ? nil : value as? Object
+    guard typed != nil || isNil else { return }
     withExtendedLifetime(object) {
       fieldAddress(object, offset).assumingMemoryBound(to: WeakCell<Object>.self).pointee.value = typed
     }
@@ -147,17 +150,23 @@ struct UnownedField<Object: AnyObject>: FieldAccess {
   let offset: Int
   let isOptional: Bool
 
-  /// A class instance of `Object`'s type only (an optional holding one will do): any value casts to
-  /// `AnyObject` (a value type in a box made for the cast, which nothing would keep alive).
-  func accepts(_ value: Any) -> Bool { isClassInstance(value) && value is Object }
+  /// A class instance of `Object`'s type (an optional holding one will do), or `nil` for an optional
+  /// field: any value casts to `AnyObject` (a value type in a box made for the cast, which nothing would
+  /// keep alive).
+  func accepts(_ value: Any) -> Bool {
+    (isOptional && isNilOptional(value)) || (isClassInstance(value) && value is Object)
+  }
 
   func store(_ value: Any, in object: AnyObject) {
-    guard let typed = value as? Object else { return }
+    // `nil` first: it casts to `AnyObject` too, in a box.
+    let isNil = isNilOptional(value)
+    let typed = isNil ? nil : value as? Object
     withExtendedLifetime(object) {
       let address = fieldAddress(object, offset)
       if isOptional {
+        guard typed != nil || isNil else { return }
         address.assumingMemoryBound(to: UnownedOptionalCell<Object>.self).pointee.value = typed
-      } else {
+      } else if let typed {
         address.assumingMemoryBound(to: UnownedCell<Object>.self).pointee.value = typed
       }
     }
@@ -169,10 +178,31 @@ struct UnownedField<Object: AnyObject>: FieldAccess {
   }
 }
 
-/// Whether `value` is a class instance, or an optional (of any depth) holding one.
+/// Whether `value` is a class instance, or an optional (of any depth) holding one. Optionals are opened
+/// by a cast, not a `Mirror` (which a type can customize).
 private func isClassInstance(_ value: Any) -> Bool {
   if type(of: value) is AnyClass { return true }
-  let mirror = Mirror(reflecting: value)
-  guard mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value else { return false }
+  guard let optional = value as? any OptionalPayload, let wrapped = optional.payload else { return false }
   return isClassInstance(wrapped)
+}
+
+/// Whether `value` is an optional holding nothing (`nil` at any depth).
+func isNilOptional(_ value: Any) -> Bool {
+  guard let optional = value as? any OptionalPayload else { return false }
+  guard let wrapped = optional.payload else { return true }
+  return isNilOptional(wrapped)
+}
+
+/// An optional's payload, type-erased.
+private protocol OptionalPayload {
+  var payload: Any? { get }
+}
+
+extension Optional: OptionalPayload {
+  fileprivate var payload: Any? {
+    switch self {
+    case .some(let wrapped): wrapped
+    case .none: nil
+    }
+  }
 }

@@ -298,9 +298,17 @@ public final class ForceInjector: Sendable {
     let version = entries.processVersion
     if let cached = plans.withLock({ $0[id] }), cached.version == version { return cached.fields }
     let fields = plan(for: cls, entries: entries.value)
-    plans.withLock { plans in
-      if entries.processVersion == version { plans[id] = (version, fields) }
+    // Plans of an older version (every class's, once the rules changed) hold values the rules no longer
+    // give: they are dropped here, released outside the lock.
+    let stale = plans.withLock {
+      plans -> [ObjectIdentifier: (version: Int, fields: [(FillableField, ForceDecision)])] in
+      guard entries.processVersion == version else { return [:] }
+      let stale = plans.filter { $0.value.version != version }
+      if !stale.isEmpty { plans = plans.filter { $0.value.version == version } }
+      plans[id] = (version, fields)
+      return stale
     }
+    _ = stale
     return fields
   }
 
@@ -323,7 +331,8 @@ extension ForceInjector: SnapshotParticipant {
         defer { plans.removeAll() }
         return plans
       }
-      Injection.releaseAfterTheCommit(plans)
+      // The injector too: dropped meanwhile by its owner, its rules' deinits would run under the lock.
+      Injection.releaseAfterTheCommit((plans, self))
     }
   }
 }

@@ -50,6 +50,9 @@ enum SnapshotParticipants {
   static func capture() -> @Sendable () -> Void {
     let live = entries.withLock { $0.compactMap(\.participant) }
     let restores = live.map { $0.captureForSnapshot() }
+    // Called under the commit lock: a participant dropped meanwhile by its owner would be deinitialized
+    // here, and what it holds may use the kernel in its deinit.
+    RuleLog.shared.keepUntilUnlocked(live)
     return { for restore in restores { restore() } }
   }
 }
