@@ -1,3 +1,4 @@
+import Foundation
 import InjectPlugin
 import InjectionKernel
 import Synchronization
@@ -31,6 +32,14 @@ private final class UsesTheLibraryInDeinit: Sendable {
 private final class Seen: Sendable {
   let reads = Atomic<Int>(0)
   let deinits = Atomic<Int>(0)
+}
+
+private final class NeverTouchedBefore: @unchecked Sendable {  // marked properties only
+  @Inject var note: String?
+}
+
+private final class SharedBuildHost: @unchecked Sendable {  // marked properties only
+  @Inject var service: UsesTheLibraryInDeinit
 }
 
 private final class ServiceHost {
@@ -105,6 +114,31 @@ private final class ServiceModule: InjectionModule {
       _ = ServiceHost().service
       Injection.restore(snapshot)
       precondition(seen.deinits.load(ordering: .relaxed) == 2, "the values built after the snapshot were kept")
+    }
+  }
+
+  @Test func aRestoreDoesNotWaitForASharedValueBeingBuiltOnAnotherThread() async {
+    // In a child process: a restore puts back the whole process's state. The factory is still running
+    // when the restore starts, and then reads a property for the first time (which needs the commit lock
+    // the restore holds). Before, the restore waited for the value's lock and the factory for the commit
+    // lock: both waited forever.
+    await #expect(processExitsWith: .success) {
+      let started = DispatchSemaphore(value: 0)
+      let built = DispatchSemaphore(value: 0)
+      try Injection.inject(UsesTheLibraryInDeinit.self).declared(in: SharedBuildHost.self).shared {
+        started.signal()
+        Thread.sleep(forTimeInterval: 0.2)
+        _ = NeverTouchedBefore().note  // the class's first access makes its slots under the commit lock
+        return UsesTheLibraryInDeinit(Seen())
+      }
+      let snapshot = Injection.snapshot()
+      Thread {
+        _ = SharedBuildHost().service
+        built.signal()
+      }.start()
+      started.wait()
+      Injection.restore(snapshot)
+      built.wait()
     }
   }
 

@@ -15,7 +15,12 @@ import Synchronization
 /// property needing the value being created: a cycle), does not wait for itself: it calls `onReentry`
 /// if one was given, and otherwise stops with a message naming the value's type.
 public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guarded by `lock`
+  /// Guards `value`, held only to read or store it: never while `create` runs, so that what reads or
+  /// resets the value without creating it (a fast read's publication, a snapshot, a restore holding the
+  /// commit lock while a creation waits for that lock) never waits for a creation.
   private let lock = KernelLock()
+  /// Serializes creations: concurrent first reads create one value, the others wait here.
+  private let creationLock = KernelLock()
   private var value: Value?
   private let create: @Sendable () -> Value
   private let onReentry: (@Sendable () -> Value)?
@@ -78,13 +83,14 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     }
     // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
     if let kept = Injection.scopeKeptValue(for: self), let value = kept as? Value { return value }
-    return lock.withLock {
-      if let value { return value }
+    if let value = lock.withLock({ value }) { return value }
+    return creationLock.withLock {
+      if let value = lock.withLock({ value }) { return value }
       creator.store(Self.currentThread, ordering: .relaxed)
       defer { creator.store(0, ordering: .relaxed) }
       let (created, dependsOnScope) = Injection.makeShared(create)
       if dependsOnScope { return Injection.keepInScope(created, for: self) as? Value ?? created }
-      value = created
+      lock.withLock { value = created }
       return created
     }
   }
@@ -101,8 +107,7 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   /// of its own for this one or its source (this is what slots publish to fast reads).
   @usableFromInline var createdValue: Value? {
     // Asked from inside this value's own creation (its factory reads a property with the same injection,
-    // whose answer is being built): no value yet, and the lock is this thread's — the read's slow path
-    // then reports the cycle.
+    // whose answer is being built): no value yet — the read's slow path then reports the cycle.
     if creator.load(ordering: .relaxed) == Self.currentThread { return nil }
     // The value first, then the count: a scope keeps its own value before the process's is stored (under
     // this lock, or under the source's build lock), so whoever sees the process's value sees the count.
