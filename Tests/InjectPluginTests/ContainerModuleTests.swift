@@ -98,28 +98,37 @@ private struct Token: Sendable { let text: String }
 private final class TokenHost {
   @Inject var token: Token?
 }
-private final class TokenModule: InjectionModule {
-  let unloads = Atomic<Int>(0)
-  func configure(_ lets: InjectionRules) throws {
-    try lets.inject(Token?.self).declared(in: TokenHost.self).value(Token(text: "module"))
-  }
-  func unload() { unloads.add(1, ordering: .relaxed) }
+/// Injects `TokenHost.token` and counts its unloads.
+private func tokenModule() -> ClosureModule {
+  ClosureModule { try $0.inject(Token?.self).declared(in: TokenHost.self).value(Token(text: "module")) }
 }
 
 private final class CleanedHost {
   @Inject var note: Token?
 }
 /// Commits in its unload(), as a module turning off its other plugins' rules would.
-private final class CleaningModule: InjectionModule {
-  func configure(_ lets: InjectionRules) throws {}
-  func unload() { _ = try? Injection.inject(Token?.self).declared(in: CleanedHost.self).value(Token(text: "unload")) }
+private func cleaningModule() -> ClosureModule {
+  ClosureModule({ _ in }) {
+    _ = try? Injection.inject(Token?.self).declared(in: CleanedHost.self).value(Token(text: "unload"))
+  }
 }
 
-/// A module that records what its closure records.
+/// A module that records what its closure records, runs `onUnload` when unloaded and counts its unloads.
 private final class ClosureModule: InjectionModule {
   let body: @Sendable (InjectionRules) throws -> Void
-  init(_ body: @escaping @Sendable (InjectionRules) throws -> Void) { self.body = body }
+  let onUnload: @Sendable () -> Void
+  let unloads = Atomic<Int>(0)
+  init(
+    _ body: @escaping @Sendable (InjectionRules) throws -> Void, onUnload: @escaping @Sendable () -> Void = {}
+  ) {
+    self.body = body
+    self.onUnload = onUnload
+  }
   func configure(_ lets: InjectionRules) throws { try body(lets) }
+  func unload() {
+    unloads.add(1, ordering: .relaxed)
+    onUnload()
+  }
 }
 
 private struct Layer: Sendable, Equatable { let name: String }
@@ -386,7 +395,7 @@ private final class TintHost {
   }
 
   @Test func rejectingEveryInjectionInAScopeRemovesAProcessModuleForTheScopeAloneWithoutUnloadingIt() throws {
-    let module = TokenModule()
+    let module = tokenModule()
     try Injection.addModule(module)
     defer { try? Injection.removeModule(module) }
     try Injection.withIsolatedInjections {
@@ -401,31 +410,31 @@ private final class TintHost {
 
   @Test func whatAModulesUnloadCommitsWhenItsScopeEndsAppliesNowhere() throws {
     // unload() runs inside the ended scope: before, its commit reached the process.
-    try Injection.withIsolatedInjections { _ = try Injection.addModule(CleaningModule()) }
+    try Injection.withIsolatedInjections { _ = try Injection.addModule(cleaningModule()) }
     #expect(!Injection.isInjected(CleanedHost.self, "note"))
     let child = try Injection.childInjector { _ in }
-    try child.run { _ = try Injection.addModule(CleaningModule()) }
+    try child.run { _ = try Injection.addModule(cleaningModule()) }
     child.end()
     #expect(!Injection.isInjected(CleanedHost.self, "note"))
   }
 
   @Test func aModuleAScopeAddedIsUnloadedWhenTheScopeEnds() throws {
     // Before, the module's rules ended with the scope and unload() was never called.
-    let isolated = TokenModule()
+    let isolated = tokenModule()
     try Injection.withIsolatedInjections { _ = try Injection.addModule(isolated) }
     #expect(isolated.unloads.load(ordering: .relaxed) == 1)
-    let inChild = TokenModule()
+    let inChild = tokenModule()
     let child = try Injection.childInjector { _ in }
     try child.run { _ = try Injection.addModule(inChild) }
     #expect(inChild.unloads.load(ordering: .relaxed) == 0)
     child.end()
     #expect(inChild.unloads.load(ordering: .relaxed) == 1)
     // A process module that a scope saw is not the scope's to unload.
-    let processModule = TokenModule()
+    let processModule = tokenModule()
     try Injection.addModule(processModule)
     defer { try? Injection.removeModule(processModule) }
     try Injection.withIsolatedInjections {
-      try Injection.addModule(TokenModule())  // the scope's own copy of the state holds both
+      try Injection.addModule(tokenModule())  // the scope's own copy of the state holds both
       #expect(Injection.loadedModules.contains { $0 === processModule })
     }
     #expect(processModule.unloads.load(ordering: .relaxed) == 0)

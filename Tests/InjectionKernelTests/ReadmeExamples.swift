@@ -101,7 +101,7 @@ extension InjectionRules {
   }
 
   func useLabelPrefix(_ prefix: String) {
-    onCommit { LabeledPlugin.prefix.update { $0 = prefix } }
+    onCommit { LabeledPlugin.prefix.replace(with: prefix) }
   }
 }
 

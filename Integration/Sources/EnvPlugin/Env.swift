@@ -147,7 +147,7 @@ extension InjectionRules {
   /// Makes `@Env` properties read `variables` instead of the process environment (`nil`: the process
   /// environment again). Inside `Injection.withOverrides` it applies to that task only.
   public func useEnvironment(_ variables: [String: String]?) {
-    onCommit { EnvPlugin.replacement.update { $0 = variables } }
+    onCommit { EnvPlugin.replacement.replace(with: variables) }
   }
 }
 

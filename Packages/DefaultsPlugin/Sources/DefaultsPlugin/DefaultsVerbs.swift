@@ -61,14 +61,7 @@ extension InjectionRules {
   /// try Injection.withOverrides({ lets in lets.useDefaultsStore(InMemoryDefaultsStore()) }) { … }
   /// ```
   public func useDefaultsStore(_ store: (any DefaultsStore)?) {
-    onCommit {
-      // The replaced store is released after the commit: its deinit may use the kernel.
-      let replaced = DefaultsPlugin.storeOverride.update { current in
-        defer { current = store }
-        return current
-      }
-      Injection.releaseAfterTheCommit(replaced as Any)
-    }
+    onCommit { DefaultsPlugin.storeOverride.replace(with: store) }
   }
 
   /// Calls `handler` when a `@Defaults` read meets bad stored data (a value of another type, an archive
@@ -76,13 +69,7 @@ extension InjectionRules {
   /// changes or goes away. It runs on the reading thread while the instance's storage is locked, so it
   /// must not access that instance's marked properties. Scoped like ``useDefaultsStore(_:)``.
   public func onDefaultsProblem(_ handler: (@Sendable (DefaultsProblem) -> Void)?) {
-    onCommit {
-      let replaced = DefaultsPlugin.problemHandler.update { current in
-        defer { current = handler }
-        return current
-      }
-      Injection.releaseAfterTheCommit(replaced as Any)
-    }
+    onCommit { DefaultsPlugin.problemHandler.replace(with: handler) }
   }
 }
 

@@ -135,17 +135,19 @@ public final class ForceInjector: Sendable {
 
   /// Removes every rule: fills write nothing until the next `forceInject`.
   public func forceRejectAll() {
-    let removed = entries.update { entries in
-      defer { entries.removeAll() }
-      return entries
-    }
-    let plans = self.plans.withLock { plans in
-      defer { plans.removeAll() }  // cached decisions hold the rules' values
-      return plans
-    }
     // Released after the commit running on the thread, if any (from `lets.forceRejectAll()`), else here,
     // outside the locks: what a rule captured may use the kernel in its deinit.
-    Injection.releaseAfterTheCommit((removed, plans))
+    entries.replace(with: [])
+    Injection.releaseAfterTheCommit(takePlans())
+  }
+
+  /// Empties the cache of plans and returns what it held (decisions hold the rules' values), for the
+  /// caller to release outside the lock.
+  private func takePlans() -> [ObjectIdentifier: (version: Int, fields: [(FillableField, ForceDecision)])] {
+    plans.withLock { plans in
+      defer { plans.removeAll() }
+      return plans
+    }
   }
 
   /// The decision the rules give `property` now (``ForceDecision/skip`` when none decides it).
@@ -185,11 +187,7 @@ public final class ForceInjector: Sendable {
       entries.append(entry)
       return replaced
     }
-    let plans = self.plans.withLock { plans in
-      defer { plans.removeAll() }  // cached decisions hold the rules' values
-      return plans
-    }
-    Injection.releaseAfterTheCommit((replaced, plans))
+    Injection.releaseAfterTheCommit((replaced, takePlans()))
   }
 
   private static func isOffered(_ property: ForceProperty) -> Bool { property.isMutable && !property.isMarked }
@@ -327,12 +325,8 @@ extension ForceInjector: SnapshotParticipant {
   public func captureForSnapshot() -> @Sendable () -> Void {
     { [weak self] in
       guard let self else { return }
-      let plans = self.plans.withLock { plans in
-        defer { plans.removeAll() }
-        return plans
-      }
       // The injector too: dropped meanwhile by its owner, its rules' deinits would run under the lock.
-      Injection.releaseAfterTheCommit((plans, self))
+      Injection.releaseAfterTheCommit((takePlans(), self))
     }
   }
 }

@@ -44,10 +44,6 @@ final class TypeKeyedInjections: Sendable {
 
   /// Removes every type-keyed injection (released after the commit running on the thread, if any).
   func removeAll() {
-    let removed = entries.update { entries in
-      defer { entries.removeAll() }
-      return entries
-    }
-    Injection.releaseAfterTheCommit(removed)
+    entries.replace(with: [:])
   }
 }

@@ -66,11 +66,7 @@ final class LazyFactories: Sendable {
 
   /// Forgets every factory (`rejectLazy()`), released after the commit running on the thread, if any.
   func removeAll() {
-    let removed = factories.update { factories in
-      defer { factories.removeAll() }
-      return factories
-    }
-    Injection.releaseAfterTheCommit(removed)
+    factories.replace(with: [])
   }
 
   func factory(for property: PropertyDescriptor, pending: [LazyFactory] = []) -> LazyFactory? {

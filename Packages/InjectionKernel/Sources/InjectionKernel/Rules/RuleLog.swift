@@ -76,7 +76,8 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
           + "called a kernel function that plans or commits (Injection.isInjected, injection(for:), report(), "
           + "plan(_:), a commit) or read a property for the first time. It would wait for itself forever. Do "
           + "that work in an afterCommit action, or outside the commit; a plugin's onCommit action that "
-          + "replaces a value whose deinit does it hands the old value to Injection.releaseAfterTheCommit(_:).")
+          + "replaces a value whose deinit does it uses ScopedState.replace(with:) or hands the old value to "
+          + "Injection.releaseAfterTheCommit(_:).")
     }
     // Declared before taking the lock, so released after it: a kept value's deinit may use the kernel.
     var released: [Any] = []

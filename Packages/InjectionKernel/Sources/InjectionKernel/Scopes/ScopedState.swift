@@ -70,6 +70,23 @@ public final class ScopedState<Value: Sendable>: Sendable {
     return try process.withLock { value in try body(&value) }
   }
 
+  /// Replaces the value the calling task sees with `newValue`, as `update { $0 = newValue }` would, and
+  /// releases the old one after the commit running on the thread, if any. What an
+  /// ``InjectionRules/onCommit(_:)`` action uses to replace a plugin's setting: the old value's deinit may
+  /// read properties or commit, which under the commit lock would wait for itself (see
+  /// ``Injection/releaseAfterTheCommit(_:)``).
+  ///
+  /// ```swift
+  /// rules.onCommit { AuditPlugin.sink.replace(with: []) }
+  /// ```
+  public func replace(with newValue: Value) {
+    let replaced = update { current in
+      defer { current = newValue }
+      return current
+    }
+    Injection.releaseAfterTheCommit(replaced)
+  }
+
   /// Whether the calling task sees a scope's copy rather than the process's value.
   @inlinable
   public var isOverriddenForCurrentTask: Bool {
