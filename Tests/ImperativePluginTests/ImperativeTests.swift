@@ -407,6 +407,19 @@ private class MixedIncompleteBase {
 }
 private final class MixedIncompleteSub: MixedIncompleteBase {}
 
+private class ScopedViewBase {
+  @Inject var endpoint: String
+}
+private final class ScopedViewSub: ScopedViewBase {
+  @Inject var port: Int
+}
+private final class ScopedViewOtherSub: ScopedViewBase {}
+
+private class EmptyViewBase {
+  @Inject var endpoint: String
+}
+private final class EmptyViewSub: EmptyViewBase {}
+
 @Suite struct ImperativeSubclassTests {
   @Test func aBlockMixingBaseAndSubclassRulesIsCompleteAndSelectsNothingTwice() throws {
     let plan = try Injection.imperative { lets in
@@ -420,6 +433,30 @@ private final class MixedIncompleteSub: MixedIncompleteBase {}
     #expect(MixedBase().host == "base")
     #expect(MixedSub().host == "sub")
     #expect(MixedSub().port == 1)
+  }
+
+  @Test func aScopeNamingASubclassChecksWhatItsInstancesRead() throws {
+    let block: (InjectionRules) throws -> Void = { lets in
+      lets.checkCompleteness(in: ScopedViewSub.self)
+      try lets.inject(String.self).declared(in: ScopedViewSub.self).value("sub")
+      try lets.inject(Int.self).declared(in: ScopedViewSub.self).value(8080)
+    }
+    // The base and the sibling stay empty, but their instances are outside the scope.
+    #expect(try Injection.imperativeDryRun(block).missing.isEmpty)
+    try Injection.imperative(block)
+    #expect(ScopedViewSub().endpoint == "sub")
+    #expect(ScopedViewSub().port == 8080)
+    #expect(!Injection.isInjected(ScopedViewOtherSub.self, "endpoint"))
+  }
+
+  @Test func aSubclassInScopeWhoseInheritedPropertyIsEmptyIsNamedAsTheSubclassSees() throws {
+    let block: (InjectionRules) throws -> Void = { lets in lets.checkCompleteness(in: EmptyViewSub.self) }
+    let expected = [
+      "ImperativePluginTests.EmptyViewSub.endpoint: Swift.String (inherited from "
+        + "ImperativePluginTests.EmptyViewBase) (Inject)"
+    ]
+    #expect(try Injection.imperativeDryRun(block).missing == expected)
+    #expect(throws: InjectionError.missingInjections(expected)) { try Injection.imperative(block) }
   }
 
   @Test func aSubclassRuleAloneLeavesTheDeclaringClassMissing() throws {

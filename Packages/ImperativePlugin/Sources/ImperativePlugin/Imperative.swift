@@ -109,8 +109,11 @@ extension InjectionRules {
     self[CompletenessScope.self].isEnabled = false
   }
 
-  /// Limits the completeness check to properties declared by `classes` or their subclasses (and those
-  /// they inherit). A class with none of these makes the commit throw
+  /// Limits the completeness check to properties declared by `classes` or their subclasses, and those
+  /// `classes` inherit — judged as the classes' instances read them: a rule naming the class
+  /// (`declared(in: Sub.self)`) covers an inherited property, which a missing one names as
+  /// `Module.Sub.property: Type (inherited from Module.Base)`; the superclass's own instances are not in
+  /// scope. A class with none of these makes the commit throw
   /// `InjectionError/selectionMatchesNothing(selection:nearMisses:)`.
   ///
   /// An imperative block always checks (every marked property, unless the block narrows it so). Any
@@ -127,6 +130,8 @@ extension InjectionRules {
     self[CompletenessScope.self].classes += classes
     // Cataloged now (generic specializations are cataloged on request), so that the plan lists them.
     CompletenessScope(classes: classes).catalogScopeClasses()
+    // A class's inherited properties are checked as its instances read them: through its own view.
+    listInheritedProperties(of: classes)
     checkCompletenessAtCommit()
   }
 
@@ -192,16 +197,33 @@ struct CompletenessScope: RuleOptionKey {
     return modules.contains { declaration.className.hasPrefix($0 + ".") }
   }
 
-  /// Whether the check looks at a property: declared in a scope class, a superclass of one (inherited
-  /// by it) or a subclass of one, or in a scope module. Class identities are collected once.
+  /// Whether the check looks at a property: declared in a scope class or a subclass of one, or in a scope
+  /// module; a property a scope class inherits is looked at through the class's own view (what its
+  /// instances read: a rule naming the class injects the view alone), which the plan lists for the scope
+  /// classes (``InjectionRules/listInheritedProperties(of:)``). Class identities are collected once.
   func membership() -> @Sendable (PropertyDescriptor) -> Bool {
     guard isEnabled else { return { _ in false } }
-    if classes.isEmpty && modules.isEmpty { return { _ in true } }
+    if classes.isEmpty && modules.isEmpty { return { property in !property.isSubclassView } }
+    let scopeClasses = Set(classes.map(ObjectIdentifier.init))
+    let modulePrefixes = modules.map { $0 + "." }
+    return { property in
+      if property.isSubclassView { return scopeClasses.contains(ObjectIdentifier(property.viewingClass)) }
+      // (A scope of modules alone walks no class's lineage: the check runs for every indexed property.)
+      return
+        (!scopeClasses.isEmpty
+        && Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) })
+        || modulePrefixes.contains { property.className.hasPrefix($0) }
+    }
+  }
+
+  /// Whether a scope class or module reaches a declared property at all: declared in a scope class, a
+  /// superclass of one (inherited by it) or a subclass of one, or in a scope module (see
+  /// ``partsMatchingNothing()``).
+  private func reaches() -> @Sendable (PropertyDescriptor) -> Bool {
     let scopeClasses = Set(classes.map(ObjectIdentifier.init))
     let inheritedFrom = Set(classes.flatMap(Self.lineage).map(ObjectIdentifier.init))
     let modulePrefixes = modules.map { $0 + "." }
     return { property in
-      // (A scope of modules alone walks no class's lineage: the check runs for every indexed property.)
       (!scopeClasses.isEmpty
         && (inheritedFrom.contains(ObjectIdentifier(property.declaringClass))
           || Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) }))
@@ -209,22 +231,22 @@ struct CompletenessScope: RuleOptionKey {
     }
   }
 
-  /// The scope's classes and modules that name no marked property (the scope's own test, `membership()`,
-  /// for each alone; for a module, its generic classes count too), as the errors to throw. Near misses of
+  /// The scope's classes and modules that name no marked property (``reaches()`` for each alone; for a
+  /// module, its generic classes count too), as the errors to throw. Near misses of
   /// a module are the modules with marked properties whose names are close.
   func partsMatchingNothing() -> [InjectionError] {
     guard isEnabled, !classes.isEmpty || !modules.isEmpty else { return [] }
     let properties = Injection.markedProperties()
     let genericClasses = Injection.genericClassesWithMarkedProperties
     var mistakes: [InjectionError] = []
-    for cls in classes where !properties.contains(where: CompletenessScope(classes: [cls]).membership()) {
+    for cls in classes where !properties.contains(where: CompletenessScope(classes: [cls]).reaches()) {
       mistakes.append(
         .selectionMatchesNothing(
           selection: "the completeness scope's class \(Injection.typeName(cls)) (it declares, inherits and "
             + "passes on no marked property)", nearMisses: []))
     }
     for module in modules
-    where !properties.contains(where: CompletenessScope(modules: [module]).membership())
+    where !properties.contains(where: CompletenessScope(modules: [module]).reaches())
       && !genericClasses.contains(where: { $0.hasPrefix(module + ".") })
     {
       let modulesWithMarked = Set(

@@ -20,7 +20,8 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   /// Cataloged marked properties (of every plugin) that have no injection after the batch. Listed by dry
   /// runs (``Injection/plan(_:)``) and validated commits (``Injection/commit(_:listingEmptyWhere:validate:)``,
   /// which the imperative block uses, limited to what its check looks at); empty for a plain
-  /// ``Injection/commit(_:)``, which skips that work.
+  /// ``Injection/commit(_:)``, which skips that work. Subclass views are listed only for the classes
+  /// given to ``InjectionRules/listInheritedProperties(of:)``.
   public let emptyProperties: [PropertyDescriptor]
   /// Marked properties of generic classes, checked before any specialization exists: their value type
   /// does not depend on the generic parameters, and no rule (committed or of the batch) gives them an

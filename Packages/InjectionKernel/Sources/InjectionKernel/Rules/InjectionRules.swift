@@ -187,6 +187,26 @@ public final class InjectionRules {
     validations.append((listingEmpty, check))
   }
 
+  /// Makes this batch's plans look at `classes`' own views of the properties they inherit: when a view
+  /// is empty and a check's (or the entry point's) `listingEmpty` accepts it, it is listed in
+  /// ``InjectionPlan/emptyProperties`` beside the declared properties, as
+  /// `Module.Sub.property: Type (inherited from Module.Base)`. A subclass's instances read what its
+  /// view has (a rule naming the subclass injects it alone), so a check scoped to a subclass judges
+  /// the view, not the declaring class's property (ImperativePlugin's `checkCompleteness(in:)`).
+  ///
+  /// ```swift
+  /// rules.listInheritedProperties(of: [AuditService.self])
+  /// rules.validate(listingEmpty: { { $0.isSubclassView && $0.viewingClass == AuditService.self } }) { plan in
+  ///   if let empty = plan.emptyProperties.first { throw MyCheckError.empty(empty.description) }
+  /// }
+  /// ```
+  public func listInheritedProperties(of classes: [AnyClass]) {
+    classesListingInheritedProperties += classes
+  }
+
+  /// The classes given to ``listInheritedProperties(of:)``, in order.
+  private(set) var classesListingInheritedProperties: [AnyClass] = []
+
   /// The checks added with ``validate(listingEmpty:_:)``, in order.
   private(set) var validations:
     [(listingEmpty: () -> ((PropertyDescriptor) -> Bool)?, check: (InjectionPlan) throws -> Void)] =

@@ -24,6 +24,9 @@ extension Injection {
     for cls in named + log.namedClasses() + (scope?.namedClasses() ?? []) {
       views += catalogIndex.inheritedViews(from: cls)
     }
+    // The views a check asked to have listed when empty (``InjectionRules/listInheritedProperties(of:)``).
+    let listedViews = isListed == nil ? [] : rules.classesListingInheritedProperties.flatMap(catalogIndex.inheritedViews)
+    views += listedViews
     let index = views.isEmpty ? catalogIndex : catalogIndex.adding(views: views)
     let properties = index.all
     /// What the batch plans for each property it touches (one table: a rule's change is one lookup).
@@ -184,7 +187,8 @@ extension Injection {
     // filter runs first, as finding the committed state of a property without a slot walks the log.
     let empty =
       isListed.map { isListed in
-        PropertyDescriptor.sortedByDescription(properties.filter { isListed($0) && current($0) == nil })
+        PropertyDescriptor.sortedByDescription(
+          (properties + listedViews).filter { isListed($0) && current($0) == nil })
       } ?? []
     var emptyGeneric: [GenericPropertyDeclaration] = []
     var perSpecialization: [GenericPropertyDeclaration] = []
