@@ -497,6 +497,31 @@ private final class TintHost {
       #expect(throws: ResolutionError.childInjectorEnded) { try child.resolve((any ChildEngine).self) }
       #expect(throws: ResolutionError.childInjectorEnded) { try child.resolveAll((any ChildEngine).self) }
       #expect(throws: ResolutionError.childInjectorEnded) { try child.childInjector { _ in } }
+      // Its child ends with it (before, it went on answering the process's bindings).
+      #expect(!grandchild.isActive)
+      #expect(throws: ResolutionError.childInjectorEnded) { try grandchild.resolve((any ChildEngine).self) }
+    }
+  }
+
+  @Test func aChildInjectorKeepsTheChildItWasMadeInAlive() async throws {
+    try await Injection.withIsolatedInjections {
+      try Injection.inject((any ChildEngine).self).to(PetrolEngine.self)
+      var child: ChildInjector? = try Injection.childInjector { lets in
+        try lets.inject((any ChildEngine).self).to(ElectricEngine.self)
+      }
+      let grandchild = try child!.childInjector { _ in }
+      let madeInRun = try child!.run { try Injection.childInjector { _ in } }
+      child = nil
+      // Before, releasing the child ended it, and both answered the process's binding.
+      #expect(grandchild.isActive && madeInRun.isActive)
+      #expect(try grandchild.resolve((any ChildEngine).self).kind == "electric")
+      #expect(try madeInRun.resolve((any ChildEngine).self).kind == "electric")
+      // The async form runs under the child's rules across suspension points.
+      let kind = try await grandchild.run {
+        await Task.yield()
+        return try Injection.resolve((any ChildEngine).self).kind
+      }
+      #expect(kind == "electric")
     }
   }
 

@@ -12,11 +12,20 @@ public import InjectionKernel
 /// ```
 ///
 /// `@Inject` properties are injected per class, not per object, so objects the child builds read the
-/// child's bindings inside ``run(_:)`` (and resolves made there), and their parent's elsewhere.
+/// child's bindings inside ``run(_:)-(()->Result)`` (and resolves made there), and their parent's elsewhere.
+///
+/// A child made from another child (``childInjector(_:)``, or `Injection.childInjector` inside the other's
+/// ``run(_:)-(()->Result)``) keeps that parent alive, and ends with it: after the parent's ``end()`` it is no longer
+/// active, rather than falling back past its parent.
 public final class ChildInjector: Sendable {
   private let scope: OverrideScope
+  /// The child injector this one was made in, if any: kept alive while this one lives.
+  private let parent: ChildInjector?
+  /// The child injector whose ``run(_:)-(()->Result)`` the calling task is in.
+  @TaskLocal private static var running: ChildInjector?
 
   init(_ configure: (InjectionRules) throws -> Void) throws {
+    parent = Self.running
     scope = try OverrideScope(configure)
   }
 
@@ -46,7 +55,16 @@ public final class ChildInjector: Sendable {
   /// and what it commits applies nowhere.
   public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
     precondition(isActive, ResolutionError.childInjectorEnded.description)
-    return try scope.run(body)
+    return try Self.$running.withValue(self) { try scope.run(body) }
+  }
+
+  /// The `async` form of ``run(_:)-(()->Result)``: `body` and the tasks it awaits run under the child's
+  /// rules across suspension points.
+  public func run<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result)
+    async rethrows -> Result
+  {
+    precondition(isActive, ResolutionError.childInjectorEnded.description)
+    return try await Self.$running.withValue(self) { try await scope.run(body) }
   }
 
   /// A child of this child.
@@ -57,11 +75,11 @@ public final class ChildInjector: Sendable {
     return try run { try ChildInjector(configure) }
   }
 
-  /// Whether the child's rules still apply: `false` after ``end()``.
-  public var isActive: Bool { scope.isActive }
+  /// Whether the child's rules still apply: `false` after its own ``end()`` or its parent's.
+  public var isActive: Bool { scope.isActive && parent?.isActive != false }
 
-  /// Ends the child now rather than when it is released: its rules stop applying, and using it
-  /// afterwards is an error (``ResolutionError/childInjectorEnded``).
+  /// Ends the child now rather than when it is released: its rules stop applying, and using it (or a
+  /// child made from it) afterwards is an error (``ResolutionError/childInjectorEnded``).
   public func end() { scope.end() }
 
   private func checkActive() throws {
