@@ -1,3 +1,4 @@
+import Foundation
 import ImperativePlugin
 import InjectionKernel
 import LazyPlugin
@@ -262,5 +263,45 @@ private final class UnbuildableHost {
           + "to LazyConstructible)"))
     let cache = try Injection.property(named: "cache", of: FirstReadHost.self)
     #expect(cache.missingValueMessage.contains("inject it with Injection.injectLazy(), or assign"))
+  }
+}
+
+private final class CrossThreadCycleNode: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var first: [String]
+  @Lazy var second: [String]
+}
+
+/// How many of the two fills have begun: each waits for the other before reading the other's property,
+/// so that both hold their own field's lock when they do.
+private let crossThreadFillsBegun = Atomic<Int>(0)
+
+private func waitingForBothFills() {
+  crossThreadFillsBegun.add(1, ordering: .acquiringAndReleasing)
+  while crossThreadFillsBegun.load(ordering: .acquiring) < 2 { sched_yield() }
+}
+
+@Suite struct LazyCycleTests {
+  @Test func factoriesOnTwoThreadsThatNeedEachOthersValueStopInsteadOfWaitingForever() async {
+    // Each fill holds its property's lock and waits for the other's: before, both threads waited forever.
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.imperative { lets in
+        lets.skipChecks()
+        lets.lazy([String].self).declared(in: CrossThreadCycleNode.self).named("first").create { node in
+          waitingForBothFills()
+          return (node as! CrossThreadCycleNode).second + ["first"]
+        }
+        lets.lazy([String].self).declared(in: CrossThreadCycleNode.self).named("second").create { node in
+          waitingForBothFills()
+          return (node as! CrossThreadCycleNode).first + ["second"]
+        }
+      }
+      let node = CrossThreadCycleNode()
+      let threads = [Thread { _ = node.first }, Thread { _ = node.second }]
+      for thread in threads { thread.start() }
+      for thread in threads { while !thread.isFinished { usleep(10_000) } }  // the stop ends the process first
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("a cycle across threads"))
+    #expect(message.contains("LazyPluginTests.CrossThreadCycleNode."))
   }
 }

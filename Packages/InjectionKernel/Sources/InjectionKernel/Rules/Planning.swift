@@ -25,7 +25,8 @@ extension Injection {
       views += catalogIndex.inheritedViews(from: cls)
     }
     // The views a check asked to have listed when empty (``InjectionRules/listInheritedProperties(of:)``).
-    let listedViews = isListed == nil ? [] : rules.classesListingInheritedProperties.flatMap(catalogIndex.inheritedViews)
+    let listedViews =
+      isListed == nil ? [] : rules.classesListingInheritedProperties.flatMap(catalogIndex.inheritedViews)
     views += listedViews
     let index = views.isEmpty ? catalogIndex : catalogIndex.adding(views: views)
     let properties = index.all

@@ -66,9 +66,17 @@ struct LocatedField {
   /// change under that lock).
   @inlinable
   func withLock<Result>(_ body: () -> Result) -> Result {
-    let reentered = ik_field_lock(held) != 0
+    let taken = ik_field_lock(held)
+    if taken == 2 { stopForCycle() }
+    let reentered = taken != 0
     defer { if !reentered { ik_field_unlock(held) } }
     return body()
+  }
+
+  /// Stops: taking the field's lock would close a cycle of waits across threads.
+  @usableFromInline
+  func stopForCycle() -> Never {
+    MarkedPropertyStorage<Any>.stopForCycle(2, at: Self.slot(at: slotAddress).property)
   }
 
   /// Keeps `arguments` (the wrapper's declaration arguments; `nil`: it has none) as the slot's, unless a

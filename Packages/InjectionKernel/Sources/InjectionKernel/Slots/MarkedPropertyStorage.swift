@@ -258,16 +258,29 @@ struct MarkedPropertyStorage<Value> {
 
   /// Runs `body` holding the field's lock (see `FieldLocks.h`). A body that re-enters the same
   /// property of the same instance on the same thread (a fill whose factory reads the property it
-  /// fills, a getter writing its own property) would wait for itself: that stops with a message.
+  /// fills, a getter writing its own property) would wait for itself, and threads whose fills wait for
+  /// each other's properties would wait forever: both stop with a message.
   @inlinable
   func locked<Result>(_ body: () -> Result) -> Result {
-    if ik_field_lock(held) != 0 {
-      Injection.stop(
-        "\(slot.property) was read or written from inside its own fill or getter on the same thread (a "
-          + "factory that needs the value it is creating: a cycle).")
-    }
+    let taken = ik_field_lock(held)
+    if taken != 0 { Self.stopForCycle(taken, at: slot.property) }
     defer { ik_field_unlock(held) }
     return body()
+  }
+
+  /// Stops for a field lock that `ik_field_lock` did not take (`refusal`: 1, the calling thread holds it;
+  /// 2, waiting for it would close a cycle of waits across threads).
+  @usableFromInline
+  static func stopForCycle(_ refusal: Int32, at property: PropertyDescriptor) -> Never {
+    if refusal == 1 {
+      Injection.stop(
+        "\(property) was read or written from inside its own fill or getter on the same thread (a factory "
+          + "that needs the value it is creating: a cycle).")
+    }
+    Injection.stop(
+      "\(property) was read or written while the thread filling or writing it waits, directly or through "
+        + "other properties' fills, for a property this thread is filling or writing: a cycle across threads "
+        + "(factories or getters that need each other's values), which would wait forever.")
   }
 
   /// A copy of the stored value; the caller holds the field's lock or is inside a read section, so the

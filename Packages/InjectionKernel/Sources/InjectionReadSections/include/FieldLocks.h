@@ -12,9 +12,15 @@
 #ifndef INJECTION_FIELD_LOCKS_H
 #define INJECTION_FIELD_LOCKS_H
 
-/// Takes the lock of `address`, waiting while another thread holds it. Returns 0, or 1 without taking
-/// it when the calling thread holds it already (a critical section re-entering its own property: a
-/// cycle, which the caller reports).
+/// Takes the lock of `address`, waiting while another thread holds it. Returns 0; or, without taking it,
+/// 1 when the calling thread holds it already (a critical section re-entering its own property: a
+/// cycle, which the caller reports), or 2 when waiting for it would close a cycle of waits across
+/// threads (the thread holding it waits, directly or through others, for a lock the calling thread
+/// holds: a deadlock, which the caller reports instead of joining it).
+///
+/// Waiting threads publish what they wait for in their own record, and the holders list names each
+/// holder's record; a thread about to wait follows that chain (see `closesCycle` in FieldLocks.c for why
+/// a cycle it reports is real). The thread whose wait completes a cycle finds it.
 int ik_field_lock(const void *address);
 
 /// Releases the lock of `address`, which the calling thread holds.
