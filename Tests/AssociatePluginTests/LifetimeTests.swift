@@ -233,3 +233,40 @@ extension Link {
     #expect(live.count == 0)
   }
 }
+
+/// An owner whose `isolated deinit` runs on the main actor, after the last release elsewhere.
+@MainActor private final class IsolatedOwner {
+  let written: Counter
+  let deinits: Counter
+  nonisolated init(writingInDeinit written: Counter, counting deinits: Counter) {
+    self.written = written
+    self.deinits = deinits
+  }
+  isolated deinit {
+    Hold[self] = LiveObject(written)
+    deinits.increment()
+  }
+  final class Hold: Associated<IsolatedOwner, Cargo> {}
+}
+
+@Suite struct IsolatedDeinitTests {
+  @Test func valuesWrittenInAnIsolatedDeinitThatRunsLaterAreReleased() async throws {
+    let kept = Counter()
+    let written = Counter()
+    let deinits = Counter()
+    // Made, given a value and released off the main actor: the deinit is handed to the main actor.
+    await Task.detached {
+      let owner = IsolatedOwner(writingInDeinit: written, counting: deinits)
+      IsolatedOwner.Hold[owner] = LiveObject(kept)
+    }.value
+    for _ in 0..<500 where deinits.count == 0 {
+      await MainActor.run {}
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    try #require(deinits.count == 1)
+    #expect(kept.count == 0)
+    // Before, the value written in the deferred deinit was kept for the address until the next owner
+    // destroyed there: a leak, and a record a later object at that address could find.
+    #expect(written.count == 0)
+  }
+}
