@@ -21,6 +21,12 @@ private final class OpaqueSettings {
   @Defaults var handle: Opaque?
 }
 
+private final class SeveralRefusedSettings {
+  @Defaults var frame: WindowFrame?
+  @Defaults var handle: Opaque?
+  @Defaults var count = 0
+}
+
 private final class PropertyListSettings {
   @Defaults var flag = false
   @Defaults var small: Int8 = 0
@@ -82,6 +88,20 @@ private final class ForeignSettings {
         && "\(error)".hasSuffix(
           "is not one. Make it Codable and declare it @ArchivedDefaults, or store a property-list type.")
     }
+  }
+
+  @Test func oneRefusalNamesEveryRefusedProperty() throws {
+    // Before, only the first was named: fixing it and committing again met the next.
+    #expect {
+      try Injection.injectDefaults(in: SeveralRefusedSettings.self, store: { _ in InMemoryDefaultsStore() })
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("DefaultsPluginTests.SeveralRefusedSettings.frame: Swift.Optional<")
+        && text.contains("The same rule also refused:\n  DefaultsPluginTests.SeveralRefusedSettings.handle: ")
+        && !text.contains("SeveralRefusedSettings.count")
+    }
+    let property = try Injection.property(named: "count", of: SeveralRefusedSettings.self)
+    #expect(!Injection.isInjected(property))  // nothing applied
   }
 
   @Test func propertyListTypesAreStoredAsThemselves() throws {

@@ -14,8 +14,8 @@ extension InjectionRules {
   ///   - store: the store of each property (default: `UserDefaults.standard`), unless
   ///     ``useDefaultsStore(_:)`` overrides it.
   ///
-  /// The commit throws `InjectionError.rejected`, naming the property, for a `@Defaults` property whose type
-  /// is not a property-list type (``PropertyListValue``); nothing is applied then.
+  /// The commit throws `InjectionError.rejected` for `@Defaults` properties whose type is not a
+  /// property-list type (``PropertyListValue``), naming each of them; nothing is applied then.
   public func injectDefaults(key: DefaultsKeyChooser? = nil, store: DefaultsStoreChooser? = nil) {
     injectDefaults(PropertySelection(plugin: DefaultsPlugin.id), key: key, store: store)
   }

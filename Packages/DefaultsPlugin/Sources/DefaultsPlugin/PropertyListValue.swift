@@ -128,7 +128,8 @@ extension Date: PropertyListValue {
 
 extension URL: PropertyListValue {
   /// The URL's absolute string. (Darwin's `UserDefaults.set(_:forKey:)` archives a URL and the Linux one
-  /// keeps only its path; a string is what every reader can use, and `url(forKey:)` reads it.)
+  /// keeps only its path; a string is what every reader can use: `string(forKey:)` reads it back whole,
+  /// while `url(forKey:)` takes a string for a file path.)
   public var propertyListObject: Any { absoluteString }
   /// A stored URL string, or a URL.
   public init?(propertyListObject object: Any) {

@@ -95,7 +95,9 @@ public final class InjectionRules {
   /// Records a per-property injection: `builder` is called for each selected property (at commit time,
   /// and later for properties the kernel meets afterwards, such as new generic specializations) and
   /// returns an injection whose value type is the property's, or `nil` to skip it. A builder that
-  /// throws makes the commit throw, and nothing is applied; one that throws for a property met after
+  /// throws makes the commit throw, and nothing is applied (``InjectionError/rejected(property:reason:)``
+  /// errors are collected over every property the rule selects first, and thrown as one that names them
+  /// all); one that throws for a property met after
   /// the commit leaves it without this rule's injection (older rules decide), and a read that then finds
   /// nothing stops naming the error (``PropertyDescriptor/missingValueMessage``).
   ///

@@ -126,6 +126,8 @@ extension Injection {
         if matches.isEmpty && !namedWrongly.contains(position) { noteUnmatched(selection) }
         // The builder runs once per view the rule reaches (the declared property for most rules).
         var builtByView: [PropertyDescriptor: AnyPropertyInjection?] = [:]
+        // Every property the builder refuses, so that one error names them all, not one per attempt.
+        var refusals: [(property: String, reason: String)] = []
         for property in matches {
           let level = selection.level(for: property)
           let reached = property.view(atDepth: level)
@@ -133,11 +135,23 @@ extension Injection {
           if let known = builtByView[reached] {
             built = known
           } else {
-            built = try builder(reached).map { try checked($0, for: property, selection: selection) }
+            do {
+              built = try builder(reached).map { try checked($0, for: property, selection: selection) }
+            } catch InjectionError.rejected(let refused, let reason) {
+              if !refusals.contains(where: { $0.property == refused }) { refusals.append((refused, reason)) }
+              continue
+            }
             builtByView[reached] = .some(built)
           }
           guard let built else { continue }
           set(property, built, level: level, counted: true)
+        }
+        if let first = refusals.first {
+          let others = refusals.dropFirst().map { "  \($0.property): \($0.reason)" }
+          throw InjectionError.rejected(
+            property: first.property,
+            reason: others.isEmpty
+              ? first.reason : first.reason + "\nThe same rule also refused:\n" + others.joined(separator: "\n"))
         }
       case .retract(let selection) where selection.structuralKey != nil:
         // What the committed rules decide without the retracted ones (no batch change precedes it).
