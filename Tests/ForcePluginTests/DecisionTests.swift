@@ -48,6 +48,8 @@ private final class ScopeChild: ScopeBase {
   var session: Session?
 }
 
+private final class ScopeSibling: ScopeBase {}
+
 private final class KeyedHost {
   var network: Network?
   var session: Session?
@@ -205,6 +207,17 @@ private final class Asked: Sendable {
     #expect(child.network === network)  // declared by the superclass
     #expect(child.session != nil)
     #expect(report.injectedNames == ["network", "session"])
+    // Instances of the superclass and of a sibling are not the rule's (before, their inherited field was
+    // filled too).
+    let base = ScopeBase()
+    let sibling = ScopeSibling()
+    #expect(try injector.fill(base).injectedNames.isEmpty)
+    #expect(try injector.fill(sibling).injectedNames.isEmpty)
+    #expect(base.network == nil && sibling.network == nil)
+    let inherited = try #require(Injection.storedProperties(of: ScopeBase.self).first { $0.name == "network" })
+    let property = ForceProperty(descriptor: inherited, ownership: .strong)
+    #expect(injector.decision(for: property).isSkip)
+    #expect(!injector.decision(for: property, in: ScopeChild.self).isSkip)
     // A misfitting value for an inherited field is refused when the rule is added.
     #expect(throws: ForceError.self) {
       try injector.forceInject(in: ScopeChild.self) { $0.name == "count" ? .value("three") : .skip }

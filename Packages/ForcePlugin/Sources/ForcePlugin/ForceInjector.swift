@@ -27,33 +27,22 @@ public final class ForceInjector: Sendable {
     let scope: [ObjectIdentifier]
     /// The rule's key, if it was given one: a newer rule with the same key replaces it.
     let key: String?
-    /// The superclasses of the scope classes: the properties they declare are covered too.
-    private let scopeAncestors: Set<ObjectIdentifier>
     let decide: @Sendable (ForceProperty) -> ForceDecision
     private let answers = LockedState<[ForceProperty: ForceDecision]>([:])
 
     init(scope: [AnyClass], key: String?, decide: @escaping @Sendable (ForceProperty) -> ForceDecision) {
       self.scope = scope.map(ObjectIdentifier.init)
       self.key = key
-      var ancestors: Set<ObjectIdentifier> = []
-      for cls in scope {
-        var current: AnyClass? = _getSuperclass(cls)
-        while let ancestor = current {
-          ancestors.insert(ObjectIdentifier(ancestor))
-          current = _getSuperclass(ancestor)
-        }
-      }
-      scopeAncestors = ancestors
       self.decide = decide
     }
 
-    /// Whether the property is declared by a scope class, one of its superclasses, or one of its
-    /// subclasses (every property when the scope is empty).
-    func covers(_ property: ForceProperty) -> Bool {
+    /// Whether the rule fills instances of `filled`: a scope class or a subclass of one (every class when
+    /// the scope is empty). It covers every field of such an instance, declared or inherited — and no
+    /// field of a superclass's or a sibling class's instances.
+    func covers(instancesOf filled: AnyClass) -> Bool {
       guard !scope.isEmpty else { return true }
-      if scopeAncestors.contains(ObjectIdentifier(property.declaringClass)) { return true }
-      var current: AnyClass? = property.declaringClass
-      while let candidate = current {  // declared by a scope class or a subclass of one
+      var current: AnyClass? = filled
+      while let candidate = current {
         if scope.contains(ObjectIdentifier(candidate)) { return true }
         current = _getSuperclass(candidate)
       }
@@ -96,8 +85,9 @@ public final class ForceInjector: Sendable {
   /// Adds a decision closure, asked once per unmarked stored `var` (declaring class, name, value type) of
   /// each class a fill meets, and answering a value, a provider, or ``ForceDecision/skip``.
   ///
-  /// With `classes`, the closure covers only properties declared by those classes, their superclasses
-  /// or their subclasses, and it is asked at once for every field those classes declare or inherit: a
+  /// With `classes`, the closure covers only instances of those classes and their subclasses — every field
+  /// they declare or inherit, and no field of a superclass's or a sibling's instances — and it is asked at
+  /// once for every field those classes declare or inherit: a
   /// ``ForceDecision/value(_:)`` that does not fit its property throws
   /// ``ForceError/typeMismatch(property:expected:given:)`` here, and the rule is not added. Without
   /// classes it covers every class and is asked when a fill first meets each one (a mismatch then makes
@@ -150,10 +140,17 @@ public final class ForceInjector: Sendable {
     }
   }
 
-  /// The decision the rules give `property` now (``ForceDecision/skip`` when none decides it).
+  /// The decision the rules give `property` now in instances of its declaring class
+  /// (``ForceDecision/skip`` when none decides it).
   public func decision(for property: ForceProperty) -> ForceDecision {
+    decision(for: property, in: property.declaringClass)
+  }
+
+  /// The decision the rules give `property` now in instances of `filled` (the declaring class or a
+  /// subclass of it): rules scoped to classes decide only for their instances.
+  public func decision(for property: ForceProperty, in filled: AnyClass) -> ForceDecision {
     guard property.isMutable, !property.isMarked else { return .skip }
-    return Self.decision(for: property, entries: entries.value)
+    return Self.decision(for: property, in: filled, entries: entries.value)
   }
 
   /// Builds a rule and, for a scoped one, asks it about the scope classes' fields now.
@@ -162,7 +159,7 @@ public final class ForceInjector: Sendable {
   ) throws -> DecisionRule {
     let rule = DecisionRule(scope: classes, key: key, decide: decide)
     for cls in classes {
-      for field in ClassLayouts.shared.fields(of: cls) where isOffered(field.property) && rule.covers(field.property) {
+      for field in ClassLayouts.shared.fields(of: cls) where isOffered(field.property) {
         switch rule.answer(for: field.property) {
         case .value(let value): try check(value, fits: field)
         case .provider: try checkProvider(for: field)
@@ -192,13 +189,13 @@ public final class ForceInjector: Sendable {
 
   private static func isOffered(_ property: ForceProperty) -> Bool { property.isMutable && !property.isMarked }
 
-  private static func decision(for property: ForceProperty, entries: [Entry]) -> ForceDecision {
+  private static func decision(for property: ForceProperty, in filled: AnyClass, entries: [Entry]) -> ForceDecision {
     for entry in entries.reversed() {
       switch entry {
       case .reject(let predicate):
         if predicate(property) { return .skip }
       case .inject(let rule):
-        guard rule.covers(property) else { continue }
+        guard rule.covers(instancesOf: filled) else { continue }
         let answer = rule.answer(for: property)
         if !answer.isSkip { return answer }
       }
@@ -313,7 +310,7 @@ public final class ForceInjector: Sendable {
   private func plan(for cls: AnyClass, entries: [Entry]) -> [(FillableField, ForceDecision)] {
     ClassLayouts.shared.fields(of: cls).compactMap { field -> (FillableField, ForceDecision)? in
       guard Self.isOffered(field.property) else { return nil }
-      let decision = Self.decision(for: field.property, entries: entries)
+      let decision = Self.decision(for: field.property, in: cls, entries: entries)
       return decision.isSkip ? nil : (field, decision)
     }
   }
