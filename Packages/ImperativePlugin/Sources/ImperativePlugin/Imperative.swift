@@ -75,7 +75,8 @@ public struct ImperativeDryRun: CustomStringConvertible, Sendable {
   }
 
   /// What committing the block would throw, if anything: a completeness scope that matches nothing,
-  /// else a selection that matches nothing, else the missing injections.
+  /// else a selection that matches nothing, else the missing injections. Work run after a commit (an
+  /// eager singleton's factory) is not run by a dry run, so its `BatchAppliedError` cannot be foreseen.
   public var error: InjectionError? {
     if let mistake = scopeMatchingNothing.first { return mistake }
     if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { return mistake.error }

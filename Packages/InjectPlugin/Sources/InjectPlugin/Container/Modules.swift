@@ -23,7 +23,9 @@ public protocol InjectionModule: AnyObject, Sendable {
   /// Records the module's rules.
   func configure(_ lets: InjectionRules) throws
 
-  /// Called after the module's rules were removed.
+  /// Called after the module's rules were removed. `Injection.restore` can bring a removed module back
+  /// without calling ``configure(_:)`` (its rules come back with the snapshot), so a later removal calls
+  /// this again: make it safe to repeat.
   func unload()
 }
 
