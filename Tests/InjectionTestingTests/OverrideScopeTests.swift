@@ -214,6 +214,8 @@ private final class SnapshotHost {
     precondition(host.service?.id == 1, "the restored value")
     precondition(host.label == nil, "the label injected after the snapshot is gone")
     precondition(SnapshotHost().service?.id == 1)
+    // The report is the snapshot's too (before, it kept counting the re-injection made since).
+    precondition(!Injection.report().contains("re-injected"), Injection.report())
   }
 }
 

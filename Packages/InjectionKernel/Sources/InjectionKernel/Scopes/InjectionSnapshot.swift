@@ -13,7 +13,8 @@
 /// (``Injection/withOverrides(_:_:)-(_,()->Result)``) there.
 public struct InjectionSnapshot: @unchecked Sendable {  // immutable
   let rules: RuleLog.Saved
-  let injections: [ObjectIdentifier: AnyPropertyInjection?]
+  /// Each slot's injection and re-injection count (``InjectionSlot/replacementCount``).
+  let injections: [ObjectIdentifier: (injection: AnyPropertyInjection?, replacements: Int)]
   let states: @Sendable () -> Void
   let participants: @Sendable () -> Void
 }
@@ -67,8 +68,10 @@ extension Injection {
   public static func snapshot() -> InjectionSnapshot {
     stopInsideScope("Injection.snapshot()")
     return RuleLog.shared.withCommitLock { log in
-      var injections: [ObjectIdentifier: AnyPropertyInjection?] = [:]
-      for slot in SlotRegistry.shared.allSlots() { injections[ObjectIdentifier(slot)] = .some(slot.currentInjection) }
+      var injections: [ObjectIdentifier: (injection: AnyPropertyInjection?, replacements: Int)] = [:]
+      for slot in SlotRegistry.shared.allSlots() {
+        injections[ObjectIdentifier(slot)] = (slot.currentInjection, slot.replacementCount)
+      }
       return InjectionSnapshot(
         rules: log.saved(), injections: injections, states: ScopedStateRegistry.capture(),
         participants: SnapshotParticipants.capture())
@@ -91,8 +94,9 @@ extension Injection {
       configurationVersion.add(1, ordering: .acquiringAndReleasing)
       defer { configurationVersion.add(1, ordering: .acquiringAndReleasing) }
       let installed = SlotRegistry.shared.allSlots().map { slot in
-        let injection = snapshot.injections[ObjectIdentifier(slot)] ?? log.injection(for: slot.property)
-        return slot.install(injection, countingReplacement: false)
+        // A slot made since the snapshot gets what the restored rules give it, re-injected never.
+        let saved = snapshot.injections[ObjectIdentifier(slot)] ?? (log.injection(for: slot.property), 0)
+        return slot.restore(saved.injection, replacementCount: saved.replacements)
       }
       return (installed, DetachedProperties.forgetDecisions())
     }

@@ -74,6 +74,16 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
     }
   }
 
+  /// Installs a restored snapshot's `savedInjection`, with its re-injection count, and returns the
+  /// retained address of the answer it unpublished (0 if none), which the caller must retire.
+  func restore(_ savedInjection: AnyPropertyInjection?, replacementCount: Int) -> UInt {
+    lock.withLock {
+      injection = savedInjection
+      replacements = replacementCount
+      return answer.exchange(0, ordering: .acquiringAndReleasing)
+    }
+  }
+
   /// Switches the fast path off while an override scope selects this slot; returns the retained
   /// address of the answer it unpublished (0 if none), which the caller must retire.
   func beginOverride() -> UInt {
