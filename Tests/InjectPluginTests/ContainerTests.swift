@@ -590,11 +590,13 @@ private struct Point: Drawable {}
       _ = InitLoopCar().a
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    // The user's read first, then what failed: before, the line began with the singleton's type.
+    // The user's read first, then the read that failed (before, the failing build was attributed to the
+    // user's read, whose type is another).
     #expect(
       stderr.hasPrefix(
-        "InjectPluginTests.InitLoopCar.a: InjectPluginTests.InitLoopA was read, and building "
-          + "InjectPluginTests.InitLoopA for it failed: "), "\(stderr)")
+        "InjectPluginTests.InitLoopCar.a: InjectPluginTests.InitLoopA was read; building its value read "
+          + "InjectPluginTests.InitLoopB.a: InjectPluginTests.InitLoopA, and building InjectPluginTests.InitLoopA "
+          + "for that failed: "), "\(stderr)")
     #expect(stderr.contains("InjectPluginTests.InitLoopA → InjectPluginTests.InitLoopB → InjectPluginTests.InitLoopA"))
   }
 

@@ -125,8 +125,14 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
     do {
       return try resolve(arguments: [])
     } catch {
-      guard let property = Injection.propertyBeingRead else {
+      guard let property = Injection.innermostPropertyBeingRead else {
         Injection.stop("Building \(display) for an @Inject property failed: \(error)")
+      }
+      // The read the user's code made first, then the one (made while building its value) that failed.
+      if let outer = Injection.propertyBeingRead, outer != property {
+        Injection.stop(
+          "\(outer.description) was read; building its value read \(property.description), and building "
+            + "\(display) for that failed: \(error)")
       }
       Injection.stop("\(property.description) was read, and building \(display) for it failed: \(error)")
     }

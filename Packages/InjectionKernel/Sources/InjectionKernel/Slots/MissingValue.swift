@@ -58,8 +58,14 @@ extension Injection {
   /// properties. `nil` outside such reads (and for `static` and struct owners). A plugin whose value
   /// cannot be built during a read names it first in its message, as reads that cannot return anything
   /// do.
-  public static var propertyBeingRead: PropertyDescriptor? {
-    let bits = ik_reading_current()
+  public static var propertyBeingRead: PropertyDescriptor? { property(ofSlotAt: ik_reading_current()) }
+
+  /// The marked property whose read runs plugin code right now on the calling thread: the innermost one
+  /// when a factory or a getter read other properties (``propertyBeingRead`` is the outermost), `nil`
+  /// outside such reads. What a value built for it, and failing, belongs to.
+  public static var innermostPropertyBeingRead: PropertyDescriptor? { property(ofSlotAt: ik_reading_innermost()) }
+
+  private static func property(ofSlotAt bits: UInt) -> PropertyDescriptor? {
     guard bits != 0 else { return nil }
     // Slots are immortal: the address stays valid.
     return Unmanaged<InjectionSlot>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue().property

@@ -35,16 +35,24 @@ void ik_emptied_fill_record(uintptr_t bits);
 /// property the user's code read. Only its own thread reads and writes it.
 extern __thread uintptr_t ik_reading_slot;
 
+/// The slot of the innermost such read in progress on this thread (the one whose plugin code runs now),
+/// 0 when none. Only its own thread reads and writes it.
+extern __thread uintptr_t ik_reading_inner_slot;
+
 /// Notes that a slow-path read of the property whose slot is at `slot` begins; returns what to pass to
-/// ik_reading_end (the outer read's slot, or 0 when this read is the outermost).
+/// ik_reading_end (the read it is nested in, or 0 when this read is the outermost).
 static inline __attribute__((always_inline)) uintptr_t ik_reading_begin(uintptr_t slot) {
-  uintptr_t outer = ik_reading_slot;
-  if (outer == 0) ik_reading_slot = slot;
-  return outer;
+  uintptr_t enclosing = ik_reading_inner_slot;
+  ik_reading_inner_slot = slot;
+  if (enclosing == 0) ik_reading_slot = slot;
+  return enclosing;
 }
 
 /// The slot of the outermost read in progress on this thread (see ik_reading_slot), or 0.
 static inline __attribute__((always_inline)) uintptr_t ik_reading_current(void) { return ik_reading_slot; }
+
+/// The slot of the innermost read in progress on this thread (see ik_reading_inner_slot), or 0.
+static inline __attribute__((always_inline)) uintptr_t ik_reading_innermost(void) { return ik_reading_inner_slot; }
 
 /// How many batches the calling thread is recording (InjectionRules.recording, nested), and the calls
 /// that read and change it. Only its own thread reads and writes it: a task spawned while a batch is
@@ -55,9 +63,10 @@ static inline __attribute__((always_inline)) long ik_recording_get(void) { retur
 
 static inline __attribute__((always_inline)) void ik_recording_set(long depth) { ik_recording_depth = depth; }
 
-/// Notes that the read ik_reading_begin returned `outer` for has ended.
-static inline __attribute__((always_inline)) void ik_reading_end(uintptr_t outer) {
-  if (outer == 0) ik_reading_slot = 0;
+/// Notes that the read ik_reading_begin returned `enclosing` for has ended.
+static inline __attribute__((always_inline)) void ik_reading_end(uintptr_t enclosing) {
+  ik_reading_inner_slot = enclosing;
+  if (enclosing == 0) ik_reading_slot = 0;
 }
 
 /// The instance's class: its metadata's address. On Linux that is the object's first word, which the
