@@ -124,7 +124,8 @@ private struct StaticSettings: Sendable { let level: Int }
   @Inject static var shared: StaticSettings
 }
 
-private struct StructOwner {
+/// `Sendable`: its `@Inject` property's type is (before, the wrapper made that a compile error).
+private struct StructOwner: Sendable {
   @Inject var config: StaticSettings
 }
 
@@ -333,6 +334,13 @@ private final class CyclingHostB: @unchecked Sendable {  // marked properties on
     owner.config = StaticSettings(level: 9)
     #expect(owner.config.level == 9)
     #expect(copy.config.level == 3)  // value semantics
+  }
+
+  @Test func aSendableStructOwnerCrossesIntoAnotherTask() async throws {
+    var owner = StructOwner()
+    owner.config = StaticSettings(level: 12)
+    let sent = owner
+    #expect(await Task.detached { sent.config.level }.value == 12)
   }
 
   @Test func reinjectionUnderConcurrentReadersNeverTears() throws {

@@ -74,3 +74,7 @@ public enum InjectPlugin: InjectionPlugin {
   /// `Inject`'s marker.
   public static var markerTypes: [any InjectionMarker.Type] { [Inject<Never>.self] }
 }
+
+/// A struct owner with `@Inject` properties of `Sendable` types can be `Sendable` itself:
+/// `struct Settings: Sendable { @Inject var clock: any Clock }`.
+extension Inject: Sendable where Value: Sendable {}

@@ -70,6 +70,13 @@ public struct MarkedStorage<Value> {
   }
 }
 
+/// Sendable when its value is: the token never changes, and `held` holds the value itself (a `Sendable`
+/// class instance), an immutable box of it, or the emptied-fill mark. A struct owner replaces the holder
+/// only through ``setStoredValueUniquely(_:)``, a `mutating` call (exclusive access), so copies of a
+/// `Sendable` struct owner share nothing mutable; in a class owner the kernel replaces it only with atomic
+/// operations under the field's lock, releasing what it replaced once no read can use it.
+extension MarkedStorage: @unchecked Sendable where Value: Sendable {}
+
 /// How a stored value is held in a ``MarkedStorage``'s `held` word: a class instance itself, any other
 /// value in an immutable ``StoredValue`` box; ``StoredValueHolder/emptiedFill`` marks "filled once, then
 /// emptied".
