@@ -146,8 +146,7 @@ final class OwnerTable: @unchecked Sendable {  // each stripe's state is guarded
         // owner's values already; what this deinit writes is kept only by the storage returned (released
         // with it), as nothing could release it later — and a record kept for the address could reach the
         // next object allocated there.
-        if hookedBefore { return make() }
-        return lateStorage(of: owner, address: address, key: key, make: make)
+        return lateStorage(of: owner, address: address, key: key, creating: !hookedBefore, make: make)
       }
       return stripe.withLock { state in
         let record: OwnerRecord
@@ -176,14 +175,19 @@ final class OwnerTable: @unchecked Sendable {  // each stripe's state is guarded
       return record
     }
   #else
-    /// The storage of a deallocating owner whose destroy began before its class was hooked.
-    private func lateStorage(of owner: AnyObject, address: UInt, key: UInt, make: () -> AnyObject) -> AnyObject {
+    /// The storage of a deallocating owner whose destroy began before its class was hooked: its late
+    /// record's, made by its first access (`creating`; a later access finds the class hooked). Without
+    /// one, and not `creating`, storage kept by nobody (see the `isolated deinit` case above).
+    private func lateStorage(
+      of owner: AnyObject, address: UInt, key: UInt, creating: Bool, make: () -> AnyObject
+    ) -> AnyObject {
       var replaced: OwnerRecord?
       let storage = stripe(of: address).withLock { state -> AnyObject in
         let ownerClass = ObjectIdentifier(type(of: owner))
         if let record = state.late[address], record.ownerClass == ownerClass {
           return record.storage(for: key, make: make)
         }
+        guard creating else { return make() }
         let record = OwnerRecord(owner: owner)
         replaced = state.late.updateValue(record, forKey: address)
         return record.storage(for: key, make: make)
