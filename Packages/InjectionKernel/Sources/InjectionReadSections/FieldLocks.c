@@ -15,10 +15,14 @@
 typedef struct {
   /// The address of the lock the thread waits for; NULL when it waits for none.
   _Atomic(const void *) waitingFor;
-  /// Odd while the thread waits for `waitingFor`; incremented when a wait begins and when it ends, so
-  /// that two equal odd readings mean one uninterrupted wait in between.
+  /// While the thread waits for `waitingFor`, the wait's number: odd and never used again by any thread
+  /// (`nextWait`), so that two equal readings mean one uninterrupted wait of one thread in between — even
+  /// when a thread that ended left its record's address to a new thread; 0 when it waits for none.
   _Atomic(uint64_t) waits;
 } ik_waiter;
+
+/// The number of the next wait to begin: odd numbers, one per wait in the process.
+static _Atomic(uint64_t) nextWait = 1;
 
 static __thread ik_waiter currentWaiter;
 
@@ -95,7 +99,7 @@ static int closesCycle(const void *address) {
     pthread_mutex_unlock(&stripe->mutex);
     if (holder == NULL) return 0;
     if (holder == &currentWaiter) break;
-    if ((waits & 1) == 0 || awaited == NULL) return 0;
+    if (waits == 0 || awaited == NULL) return 0;
     for (int i = 0; i < length; i++) {
       if (chain[i].holder == holder) return 0;  // a cycle that does not pass through this thread
     }
@@ -130,11 +134,11 @@ int ik_field_lock(const void *address) {
       // threads that begin waiting for each other at once, at least one sees the other's wait.
       announced = 1;
       atomic_store(&self->waitingFor, address);
-      atomic_fetch_add(&self->waits, 1);
+      atomic_store(&self->waits, atomic_fetch_add(&nextWait, 2));
       pthread_mutex_unlock(&stripe->mutex);
       if (closesCycle(address)) {
         atomic_store(&self->waitingFor, NULL);
-        atomic_fetch_add(&self->waits, 1);
+        atomic_store(&self->waits, 0);
         return 2;
       }
       pthread_mutex_lock(&stripe->mutex);
@@ -146,7 +150,7 @@ int ik_field_lock(const void *address) {
   }
   if (announced) {
     atomic_store(&self->waitingFor, NULL);
-    atomic_fetch_add(&self->waits, 1);
+    atomic_store(&self->waits, 0);
   }
   if (stripe->count == stripe->capacity) {
     int capacity = stripe->capacity == 0 ? 4 : 2 * stripe->capacity;

@@ -20,7 +20,10 @@
 ///
 /// Waiting threads publish what they wait for in their own record, and the holders list names each
 /// holder's record; a thread about to wait follows that chain (see `closesCycle` in FieldLocks.c for why
-/// a cycle it reports is real). The thread whose wait completes a cycle finds it.
+/// a cycle it reports is real). The thread whose wait completes a cycle finds it. Cycles through other
+/// waits (a lock of the caller's own, a queue's `sync`) are not seen. A critical section must not end its
+/// thread (`pthread_exit`): the lock would stay held, and other threads' walks would read the ended
+/// thread's record.
 int ik_field_lock(const void *address);
 
 /// Releases the lock of `address`, which the calling thread holds.
