@@ -6,9 +6,16 @@ import Testing
 
 // A value released because a commit replaced it may use the library in its deinit: it is released after
 // the commit lock (before, its first read of a property or a commit waited forever for the lock its own
-// thread held). Each test owns its classes. Serialized: they count deinits right after commits, and a
-// module's removal running beside them holds a copy of the container's bookkeeping (and so the values of
-// rules replaced meanwhile) for a few microseconds, which the README allows.
+// thread held). Each test owns its classes. Serialized, as they count deinits after commits; and the
+// counts are awaited (for up to 10 s), not read at once: a module's removal or an override scope of
+// another test running beside them holds a copy of the container's bookkeeping — and so the values of
+// rules replaced meanwhile — until it ends, which the README allows.
+
+/// Waits until `counter` reaches `expected` (for up to 10 s) and returns its value then.
+private func awaited(_ counter: borrowing Atomic<Int>, reaching expected: Int) -> Int {
+  for _ in 0..<10_000 where counter.load(ordering: .acquiring) < expected { usleep(1_000) }
+  return counter.load(ordering: .acquiring)
+}
 
 private final class FirstReadLater: @unchecked Sendable {  // marked properties only
   @Inject var count: Int?
@@ -70,10 +77,10 @@ private final class ServiceModule: InjectionModule {
     // Replaced by a new injection, then rejected: each old value's deinit runs after the commit.
     try Injection.inject(UsesTheLibraryInDeinit.self).declared(in: ServiceHost.self).value(
       UsesTheLibraryInDeinit(seen))
-    #expect(seen.deinits.load(ordering: .relaxed) == 1)
+    #expect(awaited(seen.deinits, reaching: 1) == 1)
     try Injection.inject(UsesTheLibraryInDeinit.self).declared(in: ServiceHost.self).reject()
-    #expect(seen.deinits.load(ordering: .relaxed) == 2)
-    #expect(seen.reads.load(ordering: .relaxed) == 14)
+    #expect(awaited(seen.deinits, reaching: 2) == 2)
+    #expect(awaited(seen.reads, reaching: 14) == 14)
     #expect(CommittedLater().label == "from deinit")
   }
 
@@ -83,7 +90,7 @@ private final class ServiceModule: InjectionModule {
     try Injection.addModule(module)
     _ = ModuleServiceHost().service
     try Injection.removeModule(module)
-    #expect(seen.deinits.load(ordering: .relaxed) == 1)
+    #expect(awaited(seen.deinits, reaching: 1) == 1)
   }
 
   @Test func aValueARestoreReleasesMayUseTheLibraryInItsDeinit() async {
