@@ -61,11 +61,6 @@ final class OwnerRecord: @unchecked Sendable {  // `storages` is guarded by the 
 ///   its class is hooked at once (so this happens at most once per class and racing thread), the record
 ///   is found again only by a deallocating object of the same class at that address, and it is released
 ///   when a hooked object at that address is destroyed.
-/// - **`isolated deinit` run later on its actor.** The destroy hands the deinit to the actor and returns,
-///   so the hook releases the values before the deinit runs there. Its accesses (a deallocating owner of
-///   a class hooked before the access, not destroyed on this thread) get storage kept by nobody: reads
-///   find nothing, and a write is released with the access, rather than kept for an address that
-///   nothing would release and that a later object could be given.
 /// - **Values are released outside every lock**, so a value's deinit may use associations itself.
 ///
 /// Class objects (`static` associated properties) are owners that never die: a ``TypeOwner`` per
@@ -138,15 +133,9 @@ final class OwnerTable: @unchecked Sendable {  // each stripe's state is guarded
         }
       }
       let ownerClass: AnyClass = type(of: owner)
-      let hookedBefore = ik_owner_lifetime_is_installed(unsafeBitCast(ownerClass, to: UnsafeRawPointer.self)) != 0
       Self.installHook(in: ownerClass)
       if ik_owner_is_deallocating(pointer) != 0 {
-        // A deinit running after its destroy went through the hook, on a thread that is not running that
-        // destroy: an `isolated deinit` the destroy handed to the owner's actor. The hook has released the
-        // owner's values already; what this deinit writes is kept only by the storage returned (released
-        // with it), as nothing could release it later — and a record kept for the address could reach the
-        // next object allocated there.
-        return lateStorage(of: owner, address: address, key: key, creating: !hookedBefore, make: make)
+        return lateStorage(of: owner, address: address, key: key, make: make)
       }
       return stripe.withLock { state in
         let record: OwnerRecord
@@ -175,19 +164,14 @@ final class OwnerTable: @unchecked Sendable {  // each stripe's state is guarded
       return record
     }
   #else
-    /// The storage of a deallocating owner whose destroy began before its class was hooked: its late
-    /// record's, made by its first access (`creating`; a later access finds the class hooked). Without
-    /// one, and not `creating`, storage kept by nobody (see the `isolated deinit` case above).
-    private func lateStorage(
-      of owner: AnyObject, address: UInt, key: UInt, creating: Bool, make: () -> AnyObject
-    ) -> AnyObject {
+    /// The storage of a deallocating owner whose destroy began before its class was hooked.
+    private func lateStorage(of owner: AnyObject, address: UInt, key: UInt, make: () -> AnyObject) -> AnyObject {
       var replaced: OwnerRecord?
       let storage = stripe(of: address).withLock { state -> AnyObject in
         let ownerClass = ObjectIdentifier(type(of: owner))
         if let record = state.late[address], record.ownerClass == ownerClass {
           return record.storage(for: key, make: make)
         }
-        guard creating else { return make() }
         let record = OwnerRecord(owner: owner)
         replaced = state.late.updateValue(record, forKey: address)
         return record.storage(for: key, make: make)
