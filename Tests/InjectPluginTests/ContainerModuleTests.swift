@@ -39,6 +39,14 @@ private final class OtherModule: InjectionModule {
 }
 
 private protocol ChildEngine: Sendable { var kind: String { get } }
+private struct ChildBadge: Sendable { let text: String }
+
+/// Holds a child injector made by a provider.
+private final class ChildHolder: Sendable {
+  let child: ChildInjector
+  init(_ child: ChildInjector) { self.child = child }
+}
+
 private struct PetrolEngine: ChildEngine, Constructible { let kind = "petrol"; init() {} }
 private struct ElectricEngine: ChildEngine, Constructible { let kind = "electric"; init() {} }
 private final class ChildWheel: Sendable {}
@@ -500,6 +508,51 @@ private final class TintHost {
       // Its child ends with it (before, it went on answering the process's bindings).
       #expect(!grandchild.isActive)
       #expect(throws: ResolutionError.childInjectorEnded) { try grandchild.resolve((any ChildEngine).self) }
+    }
+  }
+
+  @Test func endingAChildEndsTheRulesOfItsChildrenEvenInsideTheirRun() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject((any ChildEngine).self).to(PetrolEngine.self)
+      let parent = try Injection.childInjector { lets in
+        try lets.inject((any ChildEngine).self).to(ElectricEngine.self)
+      }
+      let grandchild = try parent.childInjector { lets in
+        try lets.inject(ChildBadge.self).value(ChildBadge(text: "grandchild"))
+      }
+      try grandchild.run { () throws in
+        parent.end()
+        // Before, the grandchild's own rules went on applying over the process's.
+        #expect(!grandchild.isActive)
+        #expect(try Injection.resolve((any ChildEngine).self).kind == "petrol")
+        #expect(throws: ResolutionError.self) { try Injection.resolve(ChildBadge.self) }
+      }
+    }
+  }
+
+  @Test func aChildMadeWhileItsParentResolvesKeepsItAlive() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject((any ChildEngine).self).to(PetrolEngine.self)
+      var parent: ChildInjector? = try Injection.childInjector { lets in
+        try lets.inject((any ChildEngine).self).to(ElectricEngine.self)
+        try lets.inject(ChildHolder.self).provider { _ in ChildHolder(try Injection.childInjector { _ in }) }
+      }
+      let holder = try parent!.resolve(ChildHolder.self)
+      parent = nil
+      #expect(holder.child.isActive)
+      #expect(try holder.child.resolve((any ChildEngine).self).kind == "electric")
+    }
+  }
+
+  @Test func aChildMadeInsideAnOverrideScopeEndsWithIt() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject((any ChildEngine).self).to(PetrolEngine.self)
+      let child = try Injection.withOverrides({ lets in
+        try lets.inject((any ChildEngine).self).to(ElectricEngine.self)
+      }) { try Injection.childInjector { _ in } }
+      // Before, it stayed active and fell back past the ended scope to the process's binding.
+      #expect(!child.isActive)
+      #expect(throws: ResolutionError.childInjectorEnded) { try child.resolve((any ChildEngine).self) }
     }
   }
 

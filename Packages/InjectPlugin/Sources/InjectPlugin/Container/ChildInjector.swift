@@ -15,18 +15,30 @@ public import InjectionKernel
 /// child's bindings inside ``run(_:)-(()->Result)`` (and resolves made there), and their parent's elsewhere.
 ///
 /// A child made from another child (``childInjector(_:)``, or `Injection.childInjector` inside the other's
-/// ``run(_:)-(()->Result)``) keeps that parent alive, and ends with it: after the parent's ``end()`` it is no longer
-/// active, rather than falling back past its parent.
+/// ``run(_:)-(()->Result)`` or while it resolves) keeps that parent alive, and ends with it: after the
+/// parent's ``end()`` its rules stop applying and it is no longer active, rather than falling back past
+/// its parent. So does a child made inside any override scope (`Injection.withOverrides`) once that scope
+/// ends.
 public final class ChildInjector: Sendable {
   private let scope: OverrideScope
   /// The child injector this one was made in, if any: kept alive while this one lives.
   private let parent: ChildInjector?
-  /// The child injector whose ``run(_:)-(()->Result)`` the calling task is in.
+  /// The children made from this one, held weakly (a child keeps its parent alive, not the reverse):
+  /// ended with it.
+  private let children = LockedState<[WeakChild]>([])
+  /// The child injector whose rules the calling task runs under (its ``run(_:)-(()->Result)``, its
+  /// resolves).
   @TaskLocal private static var running: ChildInjector?
 
   init(_ configure: (InjectionRules) throws -> Void) throws {
     parent = Self.running
     scope = try OverrideScope(configure)
+    parent?.children.withLock { children in
+      children.removeAll { $0.child == nil }
+      children.append(WeakChild(child: self))
+    }
+    // A parent that ended meanwhile (on another thread) ends this one too.
+    if let parent, !parent.isActive { end() }
   }
 
   /// What `Injection/resolve(_:named:arguments:)` returns under the child's rules.
@@ -36,7 +48,9 @@ public final class ChildInjector: Sendable {
     -> Value
   {
     try checkActive()
-    return try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
+    return try Self.$running.withValue(self) {
+      try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
+    }
   }
 
   /// Every binding of `type` under the child's rules (see `Injection/resolveAll(_:)`).
@@ -44,7 +58,7 @@ public final class ChildInjector: Sendable {
   /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()``, and what `resolveAll` throws.
   public func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
     try checkActive()
-    return try scope.run { try Injection.resolveAll(type) }
+    return try Self.$running.withValue(self) { try scope.run { try Injection.resolveAll(type) } }
   }
 
   /// Runs `body` under the child's rules: reads, resolves, commits and modules there are the child's.
@@ -75,12 +89,16 @@ public final class ChildInjector: Sendable {
     return try run { try ChildInjector(configure) }
   }
 
-  /// Whether the child's rules still apply: `false` after its own ``end()`` or its parent's.
+  /// Whether the child's rules still apply: `false` after its own ``end()`` or its parent's (or once an
+  /// override scope it was made in has ended).
   public var isActive: Bool { scope.isActive && parent?.isActive != false }
 
   /// Ends the child now rather than when it is released: its rules stop applying, and using it (or a
-  /// child made from it) afterwards is an error (``ResolutionError/childInjectorEnded``).
-  public func end() { scope.end() }
+  /// child made from it, which ends with it) afterwards is an error (``ResolutionError/childInjectorEnded``).
+  public func end() {
+    scope.end()
+    for child in children.withLock({ $0.compactMap(\.child) }) { child.end() }
+  }
 
   private func checkActive() throws {
     guard isActive else { throw ResolutionError.childInjectorEnded }
@@ -95,4 +113,9 @@ extension Injection {
   public static func childInjector(_ configure: (InjectionRules) throws -> Void) throws -> ChildInjector {
     try ChildInjector(configure)
   }
+}
+
+/// A child injector, held weakly.
+private struct WeakChild: Sendable {
+  weak var child: ChildInjector?
 }
