@@ -356,7 +356,9 @@ private final class IncompleteModule: InjectionModule {
       }
       Issue.record("expected selectionMatchesNothing")
     } catch InjectionError.selectionMatchesNothing(let selection, let nearMisses) {
-      #expect(selection == "the completeness scope's module \"ImperativePluginTest\"")
+      #expect(
+        selection == "the completeness scope's module \"ImperativePluginTest\" (a module scope sees the marked "
+          + "properties its classes declare; name a class that only inherits them with checkCompleteness(in:))")
       #expect(
         nearMisses == [
           "module \"ImperativePluginTests\" has marked properties: select "
@@ -457,6 +459,12 @@ private final class EmptyViewSub: EmptyViewBase {}
     ]
     #expect(try Injection.imperativeDryRun(block).missing == expected)
     #expect(throws: InjectionError.missingInjections(expected)) { try Injection.imperative(block) }
+    // Named twice, listed once.
+    let twice: (InjectionRules) throws -> Void = { lets in
+      lets.checkCompleteness(in: EmptyViewSub.self, EmptyViewSub.self)
+      lets.checkCompleteness(in: EmptyViewSub.self)
+    }
+    #expect(try Injection.imperativeDryRun(twice).missing == expected)
   }
 
   @Test func aSubclassRuleAloneLeavesTheDeclaringClassMissing() throws {

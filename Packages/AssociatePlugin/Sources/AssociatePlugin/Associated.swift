@@ -39,7 +39,7 @@ public enum AssociatePlugin: InjectionPlugin {
 /// `Nickname[Player.self]` is the same property on the class object, for a `static var`. Each owner's
 /// value is released when the owner dies; reads and writes are safe from any thread and inside the
 /// owner's `deinit`. The kernel catalogs the property (`Module.Player.nickname: Swift.Optional<Swift.String>`)
-/// before any access, so selections see it (and reports, once a rule injects or rejects it).
+/// before any access, so selections see it (and reports, while `rejectAssociate` turns it off).
 ///
 /// The property is optional, as Objective-C's were: an owner that never stored a value reads `nil` (so
 /// the imperative block's completeness check never waits for one). Give a default in the getter

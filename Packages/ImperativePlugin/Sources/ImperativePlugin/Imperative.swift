@@ -139,6 +139,10 @@ extension InjectionRules {
   /// Limits the completeness check to properties of classes declared in these modules. A module without
   /// marked properties (a typo, say) makes the commit throw
   /// `InjectionError/selectionMatchesNothing(selection:nearMisses:)`, with the modules of similar names.
+  ///
+  /// The properties checked are those the modules' classes declare: a class of the module that inherits
+  /// marked properties from a class of another module is not looked at (the catalog knows classes by
+  /// their marked fields). Name such a class with ``checkCompleteness(in:)-(AnyClass...)`` too.
   /// Like ``checkCompleteness(in:)-(AnyClass...)``, it makes any batch checked.
   public func checkCompleteness(inModules modules: String...) {
     self[CompletenessScope.self].modules += modules
@@ -254,7 +258,8 @@ struct CompletenessScope: RuleOptionKey {
         (properties.map(\.className) + genericClasses).map { String($0.prefix { $0 != "." }) })
       mistakes.append(
         .selectionMatchesNothing(
-          selection: "the completeness scope's module \"\(module)\"",
+          selection: "the completeness scope's module \"\(module)\" (a module scope sees the marked properties its "
+            + "classes declare; name a class that only inherits them with checkCompleteness(in:))",
           nearMisses: modulesWithMarked.filter { Injection.isNearMiss(module, of: $0) }.sorted()
             .map { "module \"\($0)\" has marked properties: select checkCompleteness(inModules: \"\($0)\")" }))
     }

@@ -203,7 +203,9 @@ public final class InjectionRules {
   /// }
   /// ```
   public func listInheritedProperties(of classes: [AnyClass]) {
-    classesListingInheritedProperties += classes
+    for cls in classes where !classesListingInheritedProperties.contains(where: { $0 == cls }) {
+      classesListingInheritedProperties.append(cls)
+    }
   }
 
   /// The classes given to ``listInheritedProperties(of:)``, in order.
