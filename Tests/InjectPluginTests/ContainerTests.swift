@@ -194,6 +194,18 @@ private final class LoopC: Sendable { init(_ a: LoopA) {} }
 private final class SelfLoop: Sendable { init(_ other: SelfLoop) {} }
 
 /// Singletons whose initializers read each other: a real cycle, found through property reads.
+private struct StructBuilt: Sendable {}
+private struct StructBuiltOwner {
+  @Inject var built: StructBuilt
+}
+private struct StructOuterValue: Sendable { let inner: StructBuilt }
+private final class StructOuterHost {
+  @Inject var outer: StructOuterValue
+}
+private struct StructBuildFailure: Error, CustomStringConvertible {
+  var description: String { "boom" }
+}
+
 private final class InitLoopA: @unchecked Sendable {  // marked properties only
   @Inject var b: InitLoopB
   init() { _ = b }
@@ -598,6 +610,21 @@ private struct Point: Drawable {}
           + "InjectPluginTests.InitLoopB.a: InjectPluginTests.InitLoopA, and building InjectPluginTests.InitLoopA "
           + "for that failed: "), "\(stderr)")
     #expect(stderr.contains("InjectPluginTests.InitLoopA → InjectPluginTests.InitLoopB → InjectPluginTests.InitLoopA"))
+  }
+
+  @Test func aBuildFailingInAStructOwnersReadNamesThatRead() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(StructBuilt.self).singleton { _ in throw StructBuildFailure() }
+      try Injection.inject(StructOuterValue.self).provider { _ in StructOuterValue(inner: StructBuiltOwner().built) }
+      _ = StructOuterHost().outer
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    // Before, the failing build was attributed to the class's property, whose type is another.
+    #expect(
+      stderr.hasPrefix(
+        "InjectPluginTests.StructOuterHost.outer: InjectPluginTests.StructOuterValue was read; building its value "
+          + "read an @Inject InjectPluginTests.StructBuilt property of a struct or a static property, and building "
+          + "InjectPluginTests.StructBuilt for that failed: boom"), "\(stderr)")
   }
 
   @Test func resolveReturnsWhatAnInjectPropertyOfTheTypeReads() throws {

@@ -57,7 +57,7 @@ extension InjectSelection where Value: Sendable {
       summary: "\(kind) \(Injection.typeName(Value.self))")
     BindingRegistry.register(binding, for: injection)
     return try apply(
-      injection, typeKeyed: .shared({ binding.valueForRead() }), reachesOptionals: true,
+      injection, typeKeyed: .shared({ binding.valueForRead(ofStructOrStatic: true) }), reachesOptionals: true,
       afterCommit: lifetime == .eagerSingleton ? { _ = try binding.resolve(arguments: []) } : nil)
   }
 }
@@ -108,7 +108,8 @@ extension InjectSelection {
     BindingRegistry.register(binding, for: injection)
     // Struct and static owners keep nothing per instance: each of their reads asks the binding (a new
     // value for a provider, the living one for weak-shared).
-    return try apply(injection, typeKeyed: .shared({ binding.valueForRead() }), reachesOptionals: true)
+    return try apply(
+      injection, typeKeyed: .shared({ binding.valueForRead(ofStructOrStatic: true) }), reachesOptionals: true)
   }
 
   /// A factory that builds `implementation` as a `Value`, after checking that it is one.

@@ -121,20 +121,23 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
   }
 
   /// The value for an `@Inject` property's read, which cannot throw: a failure stops with its message.
-  func valueForRead() -> Value {
+  /// `ofStructOrStatic`: the read is of a struct's or a `static` property (type-keyed, not cataloged).
+  func valueForRead(ofStructOrStatic: Bool = false) -> Value {
     do {
       return try resolve(arguments: [])
     } catch {
-      guard let property = Injection.innermostPropertyBeingRead else {
-        Injection.stop("Building \(display) for an @Inject property failed: \(error)")
-      }
+      let failing =
+        ofStructOrStatic
+        ? "an @Inject \(Injection.typeName(Value.self)) property of a struct or a static property"
+        : Injection.innermostPropertyBeingRead?.description
       // The read the user's code made first, then the one (made while building its value) that failed.
-      if let outer = Injection.propertyBeingRead, outer != property {
+      if let outer = Injection.propertyBeingRead, let failing, failing != outer.description {
         Injection.stop(
-          "\(outer.description) was read; building its value read \(property.description), and building "
-            + "\(display) for that failed: \(error)")
+          "\(outer.description) was read; building its value read \(failing), and building \(display) for that "
+            + "failed: \(error)")
       }
-      Injection.stop("\(property.description) was read, and building \(display) for it failed: \(error)")
+      guard let failing else { Injection.stop("Building \(display) for an @Inject property failed: \(error)") }
+      Injection.stop("\(failing) was read, and building \(display) for it failed: \(error)")
     }
   }
 
