@@ -14,31 +14,33 @@ public import InjectionKernel
 /// `@Inject` properties are injected per class, not per object, so objects the child builds read the
 /// child's bindings inside ``run(_:)-(()->Result)`` (and resolves made there), and their parent's elsewhere.
 ///
-/// A child made from another child (``childInjector(_:)``, or `Injection.childInjector` inside the other's
-/// ``run(_:)-(()->Result)`` or while it resolves) keeps that parent alive, and ends with it: after the
-/// parent's ``end()`` its rules stop applying and it is no longer active, rather than falling back past
-/// its parent. So does a child made inside any override scope (`Injection.withOverrides`) once that scope
-/// ends.
+/// A child made with another child's ``childInjector(_:)`` keeps that parent alive and ends with it: after
+/// the parent's ``end()`` its rules stop applying too, and using it is an error, rather than falling
+/// back past its parent. (One made with `Injection.childInjector` inside the other's
+/// ``run(_:)-(()->Result)`` sits on the other's rules while they apply, but is not tied to it.)
 public final class ChildInjector: Sendable {
   private let scope: OverrideScope
-  /// The child injector this one was made in, if any: kept alive while this one lives.
+  /// The child injector this one was made from with ``childInjector(_:)``, if any: kept alive while this
+  /// one lives.
   private let parent: ChildInjector?
   /// The children made from this one, held weakly (a child keeps its parent alive, not the reverse):
   /// ended with it.
   private let children = LockedState<[WeakChild]>([])
-  /// The child injector whose rules the calling task runs under (its ``run(_:)-(()->Result)``, its
-  /// resolves).
-  @TaskLocal private static var running: ChildInjector?
 
-  init(_ configure: (InjectionRules) throws -> Void) throws {
-    parent = Self.running
+  init(parent: ChildInjector? = nil, _ configure: (InjectionRules) throws -> Void) throws {
+    self.parent = parent
     scope = try OverrideScope(configure)
-    parent?.children.withLock { children in
+    guard let parent else { return }
+    parent.children.withLock { children in
       children.removeAll { $0.child == nil }
       children.append(WeakChild(child: self))
     }
-    // A parent that ended meanwhile (on another thread) ends this one too.
-    if let parent, !parent.isActive { end() }
+    // A parent ended meanwhile by another thread: either its `end()` found this child in its list, or
+    // this check finds the parent ended (it ended its scope before reading the list).
+    if !parent.isActive {
+      end()
+      throw ResolutionError.childInjectorEnded
+    }
   }
 
   /// What `Injection/resolve(_:named:arguments:)` returns under the child's rules.
@@ -48,9 +50,7 @@ public final class ChildInjector: Sendable {
     -> Value
   {
     try checkActive()
-    return try Self.$running.withValue(self) {
-      try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
-    }
+    return try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
   }
 
   /// Every binding of `type` under the child's rules (see `Injection/resolveAll(_:)`).
@@ -58,7 +58,7 @@ public final class ChildInjector: Sendable {
   /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()``, and what `resolveAll` throws.
   public func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
     try checkActive()
-    return try Self.$running.withValue(self) { try scope.run { try Injection.resolveAll(type) } }
+    return try scope.run { try Injection.resolveAll(type) }
   }
 
   /// Runs `body` under the child's rules: reads, resolves, commits and modules there are the child's.
@@ -69,7 +69,7 @@ public final class ChildInjector: Sendable {
   /// and what it commits applies nowhere.
   public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
     precondition(isActive, ResolutionError.childInjectorEnded.description)
-    return try Self.$running.withValue(self) { try scope.run(body) }
+    return try scope.run(body)
   }
 
   /// The `async` form of ``run(_:)-(()->Result)``: `body` and the tasks it awaits run under the child's
@@ -78,20 +78,20 @@ public final class ChildInjector: Sendable {
     async rethrows -> Result
   {
     precondition(isActive, ResolutionError.childInjectorEnded.description)
-    return try await Self.$running.withValue(self) { try await scope.run(body) }
+    return try await scope.run(body)
   }
 
-  /// A child of this child.
+  /// A child of this child: it keeps this one alive and ends with it.
   ///
-  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()``, and the typed errors of a commit.
+  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()`` (also when another thread ends this
+  ///   child meanwhile), and the typed errors of a commit.
   public func childInjector(_ configure: (InjectionRules) throws -> Void) throws -> ChildInjector {
     try checkActive()
-    return try run { try ChildInjector(configure) }
+    return try scope.run { try ChildInjector(parent: self, configure) }
   }
 
-  /// Whether the child's rules still apply: `false` after its own ``end()`` or its parent's (or once an
-  /// override scope it was made in has ended).
-  public var isActive: Bool { scope.isActive && parent?.isActive != false }
+  /// Whether the child's rules still apply: `false` after its own ``end()`` or its parent's.
+  public var isActive: Bool { scope.isActive }
 
   /// Ends the child now rather than when it is released: its rules stop applying, and using it (or a
   /// child made from it, which ends with it) afterwards is an error (``ResolutionError/childInjectorEnded``).
@@ -105,6 +105,11 @@ public final class ChildInjector: Sendable {
   }
 }
 
+/// A child injector, held weakly.
+private struct WeakChild: Sendable {
+  weak var child: ChildInjector?
+}
+
 extension Injection {
   /// A child injector of the calling task's current injector (the process's, or the override scope or
   /// child it runs in), with the rules `configure` records.
@@ -113,9 +118,4 @@ extension Injection {
   public static func childInjector(_ configure: (InjectionRules) throws -> Void) throws -> ChildInjector {
     try ChildInjector(configure)
   }
-}
-
-/// A child injector, held weakly.
-private struct WeakChild: Sendable {
-  weak var child: ChildInjector?
 }

@@ -19,7 +19,8 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
   case missingArgument(index: Int, expected: String, given: [String])
   /// A module was removed that is not loaded.
   case moduleNotLoaded(String)
-  /// A child injector was used after ``ChildInjector/end()``: its rules no longer apply anywhere.
+  /// A child injector was used after ``ChildInjector/end()`` (its own, or that of the child it was made
+  /// from): its rules no longer apply anywhere.
   case childInjectorEnded
 
   /// A sentence for logs and test failures.
@@ -43,7 +44,8 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
     case .moduleNotLoaded(let module):
       return "The module \(module) is not loaded."
     case .childInjectorEnded:
-      return "The child injector was used after end(): its rules no longer apply. Make a new child injector."
+      return "The child injector was used after end() (its own, or that of the child injector it was made from): "
+        + "its rules no longer apply. Make a new child injector."
     }
   }
 

@@ -40,16 +40,6 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// The nearest active scope above this one.
   var liveParent: InjectionScope? { parent?.liveSelfOrParent }
 
-  /// Whether this scope and every scope it was begun inside are still active.
-  var appliesWithEveryParent: Bool {
-    var scope: InjectionScope? = self
-    while let candidate = scope {
-      if !candidate.isLive.load(ordering: .acquiring) { return false }
-      scope = candidate.parent
-    }
-    return true
-  }
-
   let parent: InjectionScope?
   private let isLive = Atomic<Bool>(true)
   /// Guards `states`, `updateLocks`, `decisions`, `overriddenSlots`, `filled` and `purgeThreshold`;

@@ -44,10 +44,8 @@ public final class OverrideScope: Sendable {
     try await InjectionScope.$entered.withValue(scope, operation: body)
   }
 
-  /// Whether the scope still applies: `false` after ``end()``, and once a scope it was made inside (an
-  /// enclosing `withOverrides`, another `OverrideScope`) has ended — its rules sit on top of that
-  /// scope's, and would no longer have them below.
-  public var isActive: Bool { !ended.load(ordering: .acquiring) && scope.appliesWithEveryParent }
+  /// Whether the scope still applies.
+  public var isActive: Bool { !ended.load(ordering: .acquiring) }
 
   /// Ends the scope (once; later calls do nothing): its rules stop applying, also inside ``run(_:)-(()->Result)``.
   public func end() {
