@@ -540,6 +540,24 @@ private final class TintHost {
     }
   }
 
+  @Test func endingADeepChainOfChildrenNeedsNoDeepStack() async {
+    // Before, end() recursed once per level: 2,700 levels overflowed a 512 KB thread stack.
+    await #expect(processExitsWith: .success) {
+      let ended = Atomic<Bool>(false)
+      let thread = Thread {
+        var chain = [try! Injection.childInjector { _ in }]
+        for _ in 1..<3000 { chain.append(try! chain.last!.childInjector { _ in }) }
+        chain[0].end()
+        precondition(chain.allSatisfy { !$0.isActive }, "a descendant stayed active")
+        ended.store(true, ordering: .releasing)
+      }
+      thread.stackSize = 256 * 1024
+      thread.start()
+      while !thread.isFinished { usleep(1000) }
+      precondition(ended.load(ordering: .acquiring))
+    }
+  }
+
   @Test func aChildInjectorKeepsTheChildItWasMadeInAlive() async throws {
     try await Injection.withIsolatedInjections {
       try Injection.inject((any ChildEngine).self).to(PetrolEngine.self)

@@ -25,16 +25,13 @@ public final class ChildInjector: Sendable {
   private let parent: ChildInjector?
   /// The children made from this one, held weakly (a child keeps its parent alive, not the reverse):
   /// ended with it.
-  private let children = LockedState<[WeakChild]>([])
+  private let children = LockedState<Children>(Children())
 
   init(parent: ChildInjector? = nil, _ configure: (InjectionRules) throws -> Void) throws {
     self.parent = parent
     scope = try OverrideScope(configure)
     guard let parent else { return }
-    parent.children.withLock { children in
-      children.removeAll { $0.child == nil }
-      children.append(WeakChild(child: self))
-    }
+    parent.children.withLock { $0.add(self) }
     // A parent ended meanwhile by another thread: either its `end()` found this child in its list, or
     // this check finds the parent ended (it ended its scope before reading the list).
     if !parent.isActive {
@@ -65,8 +62,9 @@ public final class ChildInjector: Sendable {
   ///
   /// Calling it after ``end()`` stops the program with a message saying so: `body` would run under
   /// rules that no longer apply, and what it committed would be lost. If the child ends while `body`
-  /// runs (another thread, or `body` itself, calls `end()`), the rest of `body` reads the parent's rules
-  /// and what it commits applies nowhere.
+  /// runs (another thread, or `body` itself, calls `end()`, or its parent ends), the rest of `body` reads
+  /// the rules beneath it — its parent's, or the process's when the parent ended too — and what it
+  /// commits applies nowhere.
   public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
     precondition(isActive, ResolutionError.childInjectorEnded.description)
     return try scope.run(body)
@@ -96,8 +94,12 @@ public final class ChildInjector: Sendable {
   /// Ends the child now rather than when it is released: its rules stop applying, and using it (or a
   /// child made from it, which ends with it) afterwards is an error (``ResolutionError/childInjectorEnded``).
   public func end() {
-    scope.end()
-    for child in children.withLock({ $0.compactMap(\.child) }) { child.end() }
+    // Descendants are ended from a work list, not recursively: a chain of children may be deep.
+    var pending: [ChildInjector] = [self]
+    while let next = pending.popLast() {
+      next.scope.end()
+      pending += next.children.withLock { $0.live() }
+    }
   }
 
   private func checkActive() throws {
@@ -105,9 +107,27 @@ public final class ChildInjector: Sendable {
   }
 }
 
-/// A child injector, held weakly.
-private struct WeakChild: Sendable {
-  weak var child: ChildInjector?
+/// The children made from one child injector, held weakly (a child keeps its parent alive, not the
+/// reverse).
+private struct Children: Sendable {
+  private struct Entry: Sendable {
+    weak var child: ChildInjector?
+  }
+  private var entries: [Entry] = []
+  /// Dropped children are forgotten when the list reaches this size, which then doubles if the live ones
+  /// still fill half of it: adding stays amortized constant however many children live at once.
+  private var pruneAt = 16
+
+  mutating func add(_ child: ChildInjector) {
+    if entries.count >= pruneAt {
+      entries.removeAll { $0.child == nil }
+      if entries.count * 2 >= pruneAt { pruneAt *= 2 }
+    }
+    entries.append(Entry(child: child))
+  }
+
+  /// The children still alive.
+  func live() -> [ChildInjector] { entries.compactMap(\.child) }
 }
 
 extension Injection {
