@@ -98,7 +98,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   static func begin() -> InjectionScope {
     let scope = InjectionScope(parent: current)
     RuleLog.shared.withCommitLock { _ in
-      ActiveScopes.list.withLock { $0.append(scope) }
+      ActiveScopes.list.withLock { $0[ObjectIdentifier(scope)] = scope }
       activeCount.add(1, ordering: .acquiringAndReleasing)
     }
     return scope
@@ -110,7 +110,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   func end() {
     let released: [Any] = RuleLog.shared.withCommitLock { _ in
       isLive.store(false, ordering: .releasing)
-      ActiveScopes.list.withLock { list in list.removeAll { $0 === self } }
+      ActiveScopes.list.withLock { list in list[ObjectIdentifier(self)] = nil }
       let slots = lock.withLock { overriddenSlots }
       for slot in slots { slot.endOverride() }
       Self.activeCount.subtract(1, ordering: .acquiringAndReleasing)
@@ -496,12 +496,13 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 /// The scopes active in the process, so that a slot created while they last learns their overrides.
 /// Changed only under the commit lock.
 enum ActiveScopes {
-  static let list = LockedState<[InjectionScope]>([])
+  /// By identity, so that ending one of many scopes costs no scan of the others.
+  static let list = LockedState<[ObjectIdentifier: InjectionScope]>([:])
 
   /// Switches off the fast path of a new slot that an active scope's rules select (commit lock held);
   /// returns the answers to retire (none: a new slot has published nothing).
   static func applyToNewSlot(_ slot: InjectionSlot) {
-    let scopes = list.withLock { $0 }
+    let scopes = list.withLock { Array($0.values) }
     for scope in scopes { _ = scope.overrideIfSelected(slot) }
   }
 }
