@@ -129,12 +129,9 @@ struct WeakField<Object: AnyObject>: FieldAccess {
   func accepts(_ value: Any) -> Bool { isNilOptional(value) || (isClassInstance(value) && value is Object) }
 
   func store(_ value: Any, in object: AnyObject) {
-    // `nil` first: it casts to `AnyObject` too, in a box.
-    let isNil = isNilOptional(value)
-    let typed = isNil ? nil : value as? Object
-    guard typed != nil || isNil else { return }
+    guard let reference = storedReference(value, as: Object.self) else { return }
     withExtendedLifetime(object) {
-      fieldAddress(object, offset).assumingMemoryBound(to: WeakCell<Object>.self).pointee.value = typed
+      fieldAddress(object, offset).assumingMemoryBound(to: WeakCell<Object>.self).pointee.value = reference
     }
   }
 
@@ -158,16 +155,13 @@ struct UnownedField<Object: AnyObject>: FieldAccess {
   }
 
   func store(_ value: Any, in object: AnyObject) {
-    // `nil` first: it casts to `AnyObject` too, in a box.
-    let isNil = isNilOptional(value)
-    let typed = isNil ? nil : value as? Object
+    guard let reference = storedReference(value, as: Object.self) else { return }
     withExtendedLifetime(object) {
       let address = fieldAddress(object, offset)
       if isOptional {
-        guard typed != nil || isNil else { return }
-        address.assumingMemoryBound(to: UnownedOptionalCell<Object>.self).pointee.value = typed
-      } else if let typed {
-        address.assumingMemoryBound(to: UnownedCell<Object>.self).pointee.value = typed
+        address.assumingMemoryBound(to: UnownedOptionalCell<Object>.self).pointee.value = reference
+      } else if let reference {
+        address.assumingMemoryBound(to: UnownedCell<Object>.self).pointee.value = reference
       }
     }
   }
@@ -176,6 +170,13 @@ struct UnownedField<Object: AnyObject>: FieldAccess {
     guard isOptional else { return false }
     return withExtendedLifetime(object) { fieldAddress(object, offset).load(as: UInt.self) == 0 }
   }
+}
+
+/// What a reference field stores for `value`: `.some(nil)` for `nil` (tested first: `nil` casts to
+/// `AnyObject` too, in a box), `.some(object)` for an instance of `Object`, `nil` for anything else.
+private func storedReference<Object: AnyObject>(_ value: Any, as type: Object.Type) -> Object?? {
+  if isNilOptional(value) { return .some(nil) }
+  return (value as? Object).map { .some($0) }
 }
 
 /// Whether `value` is a class instance, or an optional (of any depth) holding one. Optionals are opened

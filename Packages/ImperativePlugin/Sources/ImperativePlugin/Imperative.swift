@@ -210,14 +210,10 @@ struct CompletenessScope: RuleOptionKey {
     guard isEnabled else { return { _ in false } }
     if classes.isEmpty && modules.isEmpty { return { property in !property.isSubclassView } }
     let scopeClasses = Set(classes.map(ObjectIdentifier.init))
-    let modulePrefixes = modules.map { $0 + "." }
+    let declaredInScope = declaredInScope()
     return { property in
-      if property.isSubclassView { return scopeClasses.contains(ObjectIdentifier(property.viewingClass)) }
-      // (A scope of modules alone walks no class's lineage: the check runs for every indexed property.)
-      return
-        (!scopeClasses.isEmpty
-        && Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) })
-        || modulePrefixes.contains { property.className.hasPrefix($0) }
+      property.isSubclassView
+        ? scopeClasses.contains(ObjectIdentifier(property.viewingClass)) : declaredInScope(property)
     }
   }
 
@@ -225,13 +221,21 @@ struct CompletenessScope: RuleOptionKey {
   /// superclass of one (inherited by it) or a subclass of one, or in a scope module (see
   /// ``partsMatchingNothing()``).
   private func reaches() -> @Sendable (PropertyDescriptor) -> Bool {
-    let scopeClasses = Set(classes.map(ObjectIdentifier.init))
     let inheritedFrom = Set(classes.flatMap(Self.lineage).map(ObjectIdentifier.init))
+    let declaredInScope = declaredInScope()
+    return { property in
+      inheritedFrom.contains(ObjectIdentifier(property.declaringClass)) || declaredInScope(property)
+    }
+  }
+
+  /// Whether a declared property is declared in a scope class or a subclass of one, or in a scope module.
+  private func declaredInScope() -> @Sendable (PropertyDescriptor) -> Bool {
+    let scopeClasses = Set(classes.map(ObjectIdentifier.init))
     let modulePrefixes = modules.map { $0 + "." }
     return { property in
+      // (A scope of modules alone walks no class's lineage: the check runs for every indexed property.)
       (!scopeClasses.isEmpty
-        && (inheritedFrom.contains(ObjectIdentifier(property.declaringClass))
-          || Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) }))
+        && Self.lineage(of: property.declaringClass).contains { scopeClasses.contains(ObjectIdentifier($0)) })
         || modulePrefixes.contains { property.className.hasPrefix($0) }
     }
   }

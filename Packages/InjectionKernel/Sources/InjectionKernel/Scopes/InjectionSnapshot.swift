@@ -13,8 +13,10 @@
 /// (``Injection/withOverrides(_:_:)-(_,()->Result)``) there.
 public struct InjectionSnapshot: @unchecked Sendable {  // immutable
   let rules: RuleLog.Saved
-  /// Each slot's injection and re-injection count (``InjectionSlot/replacementCount``).
-  let injections: [ObjectIdentifier: (injection: AnyPropertyInjection?, replacements: Int)]
+  /// A slot's injection and re-injection count (``InjectionSlot/replacementCount``).
+  typealias SavedSlot = (injection: AnyPropertyInjection?, replacements: Int)
+  /// Each slot's, by the slot's identity.
+  let injections: [ObjectIdentifier: SavedSlot]
   let states: @Sendable () -> Void
   let participants: @Sendable () -> Void
 }
@@ -68,7 +70,7 @@ extension Injection {
   public static func snapshot() -> InjectionSnapshot {
     stopInsideScope("Injection.snapshot()")
     return RuleLog.shared.withCommitLock { log in
-      var injections: [ObjectIdentifier: (injection: AnyPropertyInjection?, replacements: Int)] = [:]
+      var injections: [ObjectIdentifier: InjectionSnapshot.SavedSlot] = [:]
       for slot in SlotRegistry.shared.allSlots() {
         injections[ObjectIdentifier(slot)] = (slot.currentInjection, slot.replacementCount)
       }
