@@ -51,7 +51,7 @@ extension SharedInjectorTests {
       #expect(checkout.gateway === gateway)
       #expect(checkout.session != nil)
       #expect(checkout.retries == 0 && checkout.id == 1)
-      Injection.forceReject { $0.isDeclared(in: Checkout.self) }
+      try Injection.forceReject { $0.isDeclared(in: Checkout.self) }
     }
 
     @Test func keyedRule() throws {
@@ -64,7 +64,7 @@ extension SharedInjectorTests {
       try applySession(Session())
       try applySession(Session())
       #expect(try Injection.fill(Checkout()).session != nil)
-      Injection.forceReject { $0.isDeclared(in: Checkout.self) }
+      try Injection.forceReject { $0.isDeclared(in: Checkout.self) }
     }
 
     @Test func serviceBox() {

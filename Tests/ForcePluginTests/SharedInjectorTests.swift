@@ -16,6 +16,10 @@ private final class KeyedImperativeHost {
   var gateway: Gateway?
 }
 
+private final class BatchHost {
+  var gateway: Gateway?
+}
+
 private final class ImperativeHost {
   var gateway: Gateway?
   var label = ""
@@ -27,7 +31,7 @@ private final class ImperativeHost {
     try Injection.forceInject(in: EntryPointHost.self) { $0.name == "gateway" ? .value(gateway) : .skip }
     let host = try Injection.fill(EntryPointHost())
     #expect(host.gateway === gateway)
-    Injection.forceReject { $0.isDeclared(in: EntryPointHost.self) }
+    try Injection.forceReject { $0.isDeclared(in: EntryPointHost.self) }
     #expect(try Injection.fill(EntryPointHost()).gateway == nil)
   }
 
@@ -91,10 +95,33 @@ private final class ImperativeHost {
     #expect(try Injection.fill(KeyedImperativeHost()).gateway == nil)
   }
 
+  @Test func entryPointsThatApplyAtOnceThrowInsideABatch() throws {
+    struct Abort: Error {}
+    // Each would apply apart from the batch, and stay although the block fails.
+    #expect(throws: Abort.self) {
+      try Injection.imperative { lets in
+        lets.skipChecks()
+        #expect(throws: InjectionError.commitWhileRecording) {
+          try Injection.forceInject(in: BatchHost.self) { $0.name == "gateway" ? .value(Gateway()) : .skip }
+        }
+        #expect(throws: InjectionError.commitWhileRecording) { try Injection.forceReject { _ in true } }
+        #expect(throws: InjectionError.commitWhileRecording) { try Injection.forceRejectAll() }
+        throw Abort()
+      }
+    }
+    #expect(try Injection.fill(BatchHost()).gateway == nil)
+    #expect(throws: InjectionError.commitWhileRecording) {
+      try Injection.imperativeDryRun { _ in
+        try Injection.forceInject(in: BatchHost.self) { $0.name == "gateway" ? .value(Gateway()) : .skip }
+      }
+    }
+    #expect(try Injection.fill(BatchHost()).gateway == nil)
+  }
+
   @Test func rejectAllClearsTheSharedInjector() throws {
     try Injection.forceInject(in: EntryPointHost.self) { $0.name == "label" ? .value("set") : .skip }
     #expect(try Injection.fill(EntryPointHost()).label == "set")
-    Injection.forceRejectAll()
+    try Injection.forceRejectAll()
     #expect(try Injection.fill(EntryPointHost()).label == "")
   }
 }

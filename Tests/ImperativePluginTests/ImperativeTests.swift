@@ -307,7 +307,9 @@ private final class IncompleteModule: InjectionModule {
       selection: "Inject: type Swift.String, in ImperativePluginTests.DryRunHost",
       nearMisses: [
         "ImperativePluginTests.DryRunHost.note: Swift.Optional<Swift.String> — its type is String?, not String: "
-          + "select String?.self"
+          + "select String?.self",
+        "ImperativePluginTests.DryRunHost.first: Swift.Int — its type is Int, not String: select Int.self",
+        "ImperativePluginTests.DryRunHost.second: Swift.Int — its type is Int, not String: select Int.self",
       ])
     #expect(dry.error == expected)
     #expect(!Injection.isInjected(DryRunHost.self, "first"))

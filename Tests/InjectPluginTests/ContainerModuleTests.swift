@@ -57,6 +57,12 @@ private final class ThreadedSingleton: Sendable {
 }
 private final class ThreadedProvided: Sendable {}
 
+/// Bound only in the children of one test, never in the process.
+private final class EndRaceBadge: Sendable {
+  let round: Int
+  init(_ round: Int) { self.round = round }
+}
+
 /// The distinct object identities threads saw.
 private final class Identities: Sendable {
   private let seen = LockedState<Set<ObjectIdentifier>>([])
@@ -443,6 +449,21 @@ private final class TintHost {
     #expect(processModule.unloads.load(ordering: .relaxed) == 0)
   }
 
+  @Test func addingAModuleInAnEndedScopeConfiguresNothing() throws {
+    // Before, configure ran, the rules applied nowhere and no scope end ever called unload().
+    let configured = Counter()
+    let module = ClosureModule { _ in configured.increment() }
+    let child = try Injection.childInjector { _ in }
+    try child.run {
+      child.end()  // what another thread may do while run's body goes on
+      try Injection.addModule(module)
+      #expect(!Injection.loadedModules.contains { $0 === module })
+    }
+    #expect(configured.count == 0)
+    #expect(module.unloads.load(ordering: .relaxed) == 0)
+    #expect(!Injection.loadedModules.contains { $0 === module })
+  }
+
   @Test func aScopeReAddingAndRemovingAProcessModuleDoesNotUnloadIt() throws {
     let module = BadgeModule()
     try Injection.addModule(module)
@@ -538,6 +559,25 @@ private final class TintHost {
         precondition(made.allSatisfy { !$0.isActive }, "a child outlived its ended parent")
       }
     }
+  }
+
+  @Test func resolvingWhileAnotherThreadEndsTheChildGivesItsValueOrSaysItEnded() throws {
+    // Before, a resolve that the end overtook said "Nothing is bound to …" now and then: the child's rules
+    // had stopped applying half-way through it.
+    let wrong = Counter()
+    for round in 0..<3000 {
+      let child = try Injection.childInjector { lets in try lets.inject(EndRaceBadge.self).value(EndRaceBadge(round)) }
+      let ender = Thread { child.end() }
+      ender.start()
+      do {
+        if try child.resolve(EndRaceBadge.self).round != round { wrong.increment() }
+      } catch ResolutionError.childInjectorEnded {
+      } catch {
+        wrong.increment()
+      }
+      while !ender.isFinished { usleep(20) }
+    }
+    #expect(wrong.count == 0)
   }
 
   @Test func endingADeepChainOfChildrenNeedsNoDeepStack() async {

@@ -105,7 +105,8 @@ private final class StopHost {
     #expect(
       property.missingValueMessage
         == "InjectPluginTests.StopHost.port: Swift.Int was read with nothing injected or stored: inject it with "
-        + "Injection.inject(Int.self).value(…), or assign it a value first.")
+        + "Injection.inject(Int.self).value(…), or assign it a value first (a didSet that uses oldValue reads the "
+        + "property before each assignment).")
   }
 
   @Test func readingAnEmptyPropertyStopsWithThatMessageFirst() async throws {
@@ -117,7 +118,8 @@ private final class StopHost {
     #expect(
       firstLine
         == "InjectPluginTests.StopHost.port: Swift.Int was read with nothing injected or stored: inject it with "
-        + "Injection.inject(Int.self).value(…), or assign it a value first.")
+        + "Injection.inject(Int.self).value(…), or assign it a value first (a didSet that uses oldValue reads the "
+        + "property before each assignment).")
   }
 
   @Test func aGetterAskingForTheStoredValueOfAnEmptyInstanceStopsNamingTheGetter() async throws {

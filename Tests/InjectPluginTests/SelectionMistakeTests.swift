@@ -48,6 +48,26 @@ private final class SharedWidenHost {
   @Inject var plain: SharedWidenService
 }
 
+private final class ListedTimeouts {
+  @Inject var connectTimeout: Double
+  @Inject var readTimeout: Double
+}
+
+private final class ListedEndpoint {
+  @Inject var endpoint: String
+}
+
+private final class ListedOther {
+  @Inject var retries: Int
+}
+
+private protocol ListedEngine: Sendable {}
+private final class ListedHybrid: ListedEngine {}
+
+private final class ListedEngineUser {
+  @Inject var engine: any ListedEngine
+}
+
 /// The error `body` throws, if it is an `InjectionError`.
 private func injectionError(_ body: () throws -> Void) -> InjectionError? {
   do {
@@ -81,16 +101,25 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
   }
 
   @Test func aClassThatNeitherDeclaresNorInheritsThePropertyNamesItsNearMisses() throws {
+    // A selection by class and type lists the class's properties of other types (declared or inherited).
     let error = injectionError { try Injection.inject(String.self).declared(in: TimeoutHost.self).value("hi") }
     #expect(
       error
         == .selectionMatchesNothing(
-          selection: "Inject: type Swift.String, in InjectPluginTests.TimeoutHost", nearMisses: []))
+          selection: "Inject: type Swift.String, in InjectPluginTests.TimeoutHost",
+          nearMisses: [
+            "InjectPluginTests.TimeoutHost.timeoutSeconds: Swift.Double — its type is Double, not String: select "
+              + "Double.self"
+          ]))
     let typo = injectionError { try Injection.inject(Int?.self).declared(in: MistakeSub.self).value(3) }
     #expect(
       typo
         == .selectionMatchesNothing(
-          selection: "Inject: type Swift.Optional<Swift.Int>, in InjectPluginTests.MistakeSub", nearMisses: []))
+          selection: "Inject: type Swift.Optional<Swift.Int>, in InjectPluginTests.MistakeSub",
+          nearMisses: [
+            "InjectPluginTests.MistakeSub.greeting: Swift.String (inherited from InjectPluginTests.MistakeBase) — its "
+              + "type is String, not Int?: select String.self"
+          ]))
   }
 
   @Test func aMistypedNameWithoutAClassIsATypo() throws {
@@ -114,12 +143,72 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
       error
         == .selectionMatchesNothing(
           selection: "Inject: type Swift.Double, in InjectPluginTests.TimeoutHost, named timeotuSeconds "
-            + "(no property named timeotuSeconds)",
+            + "(no property named timeotuSeconds in InjectPluginTests.TimeoutHost)",
           nearMisses: [
             "InjectPluginTests.TimeoutHost.timeoutSeconds: Swift.Double — its name is timeoutSeconds, not "
               + "timeotuSeconds: select named(\"timeoutSeconds\")"
           ]))
     #expect(error?.description.hasPrefix("No marked property matches Inject: type Swift.Double") == true)
+  }
+
+  @Test func aNameInAListThatSelectsNothingIsAMistakeNamingIt() throws {
+    for selection in [
+      Injection.inject(Double.self).named("connectTimeout", "raedTimeout"),
+      Injection.inject(Double.self).declared(in: ListedTimeouts.self).named("connectTimeout", "raedTimeout"),
+    ] {
+      let error = injectionError { try selection.value(2) }
+      guard case .selectionMatchesNothing(let text, let nearMisses) = error else {
+        Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
+        continue
+      }
+      #expect(text.hasSuffix("named connectTimeout, raedTimeout (nothing named raedTimeout)"))
+      #expect(
+        nearMisses == [
+          "InjectPluginTests.ListedTimeouts.readTimeout: Swift.Double — its name is readTimeout, not raedTimeout: "
+            + "select named(\"readTimeout\")"
+        ])
+    }
+    // Nothing was applied: the name that matched got nothing either.
+    #expect(!Injection.isInjected(ListedTimeouts.self, "connectTimeout"))
+  }
+
+  @Test func aClassInAListThatSelectsNothingIsAMistakeNamingIt() throws {
+    let error = injectionError {
+      try Injection.inject(Double.self).declared(in: ListedTimeouts.self, NoInjectHost.self).value(2)
+    }
+    guard case .selectionMatchesNothing(let text, _) = error else {
+      Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
+      return
+    }
+    #expect(text.hasSuffix("(nothing in InjectPluginTests.NoInjectHost)"))
+    #expect(!Injection.isInjected(ListedTimeouts.self, "readTimeout"))
+  }
+
+  @Test func theRightNameInAnotherClassIsANearMiss() throws {
+    let error = injectionError {
+      try Injection.inject(String.self).declared(in: ListedOther.self).named("endpoint").value("x")
+    }
+    guard case .selectionMatchesNothing(_, let nearMisses) = error else {
+      Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
+      return
+    }
+    #expect(
+      nearMisses.contains(
+        "InjectPluginTests.ListedEndpoint.endpoint: Swift.String — it is declared in InjectPluginTests.ListedEndpoint, "
+          + "not in InjectPluginTests.ListedOther: select declared(in: ListedEndpoint.self)"))
+  }
+
+  @Test func aClassOnlySelectionListsTheClassesPropertiesOfOtherTypes() throws {
+    let error = injectionError {
+      try Injection.inject(ListedHybrid.self).declared(in: ListedEngineUser.self).value(ListedHybrid())
+    }
+    guard case .selectionMatchesNothing(_, let nearMisses) = error else {
+      Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
+      return
+    }
+    #expect(nearMisses.count == 1)
+    #expect(nearMisses.first?.hasPrefix("InjectPluginTests.ListedEngineUser.engine: ") == true)
+    #expect(nearMisses.first?.contains("select (any ListedEngine).self") == true)
   }
 
   @Test func aClassWithoutMarkedPropertiesIsAMistake() throws {

@@ -161,7 +161,8 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     typo.add(PropertyInjection<Int>(read: .value(1), summary: "value"), to: select(SlotHost.self).named("vaule"))
     #expect(
       throws: InjectionError.selectionMatchesNothing(
-        selection: "Tracked: in InjectionKernelTests.SlotHost, named vaule (no property named vaule)",
+        selection:
+          "Tracked: in InjectionKernelTests.SlotHost, named vaule (no property named vaule in InjectionKernelTests.SlotHost)",
         nearMisses: [
           "InjectionKernelTests.SlotHost.value: Swift.Int — its name is value, not vaule: select named(\"value\")"
         ])
@@ -172,7 +173,7 @@ private func select(_ owner: AnyClass) -> PropertySelection {
     let typoPlan = try Injection.plan(typo)
     #expect(
       typoPlan.unmatchedSelections.map(\.selection) == [
-        "Tracked: in InjectionKernelTests.SlotHost, named vaule (no property named vaule)"
+        "Tracked: in InjectionKernelTests.SlotHost, named vaule (no property named vaule in InjectionKernelTests.SlotHost)"
       ])
     #expect(typoPlan.unmatchedSelections.map(\.isMistake) == [true])
     #expect(throws: InjectionError.self) { try Injection.property(named: "vaule", of: SlotHost.self) }

@@ -5,6 +5,10 @@ extension Injection {
   /// adds a decision closure to ``ForceInjector/shared`` (see `ForceInjector/forceInject(in:key:decide:)`).
   /// A rule with a `key` replaces the shared injector's rule with the same key.
   ///
+  /// It applies at once. Inside an imperative block, a module's `configure` or an override's rules it
+  /// throws `InjectionError.commitWhileRecording`: use the batch's `lets.forceInject(in:key:decide:)`,
+  /// which applies when the batch commits (and not at all if it fails).
+  ///
   /// ```swift
   /// try Injection.forceInject(in: Checkout.self) { property in
   ///   property.valueType == PaymentGateway.self ? .value(gateway) : .skip
@@ -14,16 +18,25 @@ extension Injection {
   public static func forceInject(
     in classes: AnyClass..., key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
+    try InjectionRules.checkNotRecording()
     try ForceInjector.shared.forceInject(in: classes, key: key, decide: decide)
   }
 
-  /// Hides the shared injector's older decisions for the properties `predicate` selects.
-  public static func forceReject(where predicate: @escaping @Sendable (ForceProperty) -> Bool) {
+  /// Hides the shared injector's older decisions for the properties `predicate` selects, at once.
+  ///
+  /// - Throws: `InjectionError.commitWhileRecording` inside an imperative block, a module's `configure`
+  ///   or an override's rules (use `lets.forceReject(where:)` there).
+  public static func forceReject(where predicate: @escaping @Sendable (ForceProperty) -> Bool) throws {
+    try InjectionRules.checkNotRecording()
     ForceInjector.shared.forceReject(where: predicate)
   }
 
-  /// Removes every rule of the shared injector.
-  public static func forceRejectAll() {
+  /// Removes every rule of the shared injector, at once.
+  ///
+  /// - Throws: `InjectionError.commitWhileRecording` inside an imperative block, a module's `configure`
+  ///   or an override's rules (use `lets.forceRejectAll()` there).
+  public static func forceRejectAll() throws {
+    try InjectionRules.checkNotRecording()
     ForceInjector.shared.forceRejectAll()
   }
 

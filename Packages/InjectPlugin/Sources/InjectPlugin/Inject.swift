@@ -53,7 +53,8 @@ public struct Inject<Value>: MarkedPropertyWrapper {
       if let injected = TypeKeyedInjections.shared.value(of: Value.self) { return injected }
       if let none = Injection.none(of: Value.self) { return none }
       Injection.stop(
-        "@Inject \(Injection.typeName(Value.self)) in a struct or static property was read with nothing injected or "
+        "@Inject \(Injection.typeName(Value.self)) outside a class instance (in a struct, a static or a local "
+          + "variable) was read with nothing injected or "
           + "stored: inject it with Injection.inject(\(Injection.metatypeExpression(of: Value.self))).value(…).")
     }
     set {

@@ -38,7 +38,7 @@ public enum Injection {
     _ rules: InjectionRules, listingEmpty isListed: ((PropertyDescriptor) -> Bool)?,
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
-    if InjectionRules.isRecordingOnThread { throw InjectionError.commitWhileRecording }
+    try InjectionRules.checkNotRecording()
     // The batch's own checks (`InjectionRules.validate(listingEmpty:_:)`) run after the entry point's;
     // the plan lists the empty properties any of them needs.
     let checks = rules.validations

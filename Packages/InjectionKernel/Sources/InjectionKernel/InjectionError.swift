@@ -37,7 +37,8 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
     case .selectionMatchesNothing(let selection, let nearMisses):
       guard !nearMisses.isEmpty else {
         return "No marked property matches \(selection), and none comes close. (A rule meant for classes "
-          + "loaded later or generic specializations used later says so with mayMatchLater().)"
+          + "loaded later or generic specializations used later says so with mayMatchLater(). Static properties "
+          + "and members of structs are not cataloged: only rules by type alone reach them.)"
       }
       return "No marked property matches \(selection). Near misses:\n"
         + nearMisses.map { "  \($0)" }.joined(separator: "\n")

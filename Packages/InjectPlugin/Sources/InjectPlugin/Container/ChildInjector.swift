@@ -42,20 +42,34 @@ public final class ChildInjector: Sendable {
 
   /// What `Injection/resolve(_:named:arguments:)` returns under the child's rules.
   ///
-  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()``, and what `resolve` throws.
+  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()`` (also when the child ends while the
+  ///   call runs: what it found then may come from the parent's rules), and what `resolve` throws.
   public func resolve<Value>(_ type: Value.Type = Value.self, named name: String? = nil, arguments: Any...) throws
     -> Value
   {
-    try checkActive()
-    return try scope.run { try Resolution.resolve(type, named: name, arguments: arguments) }
+    try whileActive { try Resolution.resolve(type, named: name, arguments: arguments) }
   }
 
   /// Every binding of `type` under the child's rules (see `Injection/resolveAll(_:)`).
   ///
-  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()``, and what `resolveAll` throws.
+  /// - Throws: ``ResolutionError/childInjectorEnded`` after ``end()`` (also when the child ends while the
+  ///   call runs), and what `resolveAll` throws.
   public func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
+    try whileActive { try Injection.resolveAll(type) }
+  }
+
+  /// `body` under the child's rules, which must apply from its start to its end: a child ended meanwhile
+  /// (by another thread, or its parent's end) may have answered with its parent's rules, or found nothing,
+  /// so the call is an error of the ended child rather than a misleading answer.
+  private func whileActive<Result>(_ body: () throws -> Result) throws -> Result {
     try checkActive()
-    return try scope.run { try Injection.resolveAll(type) }
+    do {
+      let result = try scope.run(body)
+      try checkActive()
+      return result
+    } catch  where !isActive {
+      throw ResolutionError.childInjectorEnded
+    }
   }
 
   /// Runs `body` under the child's rules: reads, resolves, commits and modules there are the child's.

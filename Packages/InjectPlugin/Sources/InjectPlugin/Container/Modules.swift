@@ -38,6 +38,11 @@ extension Injection {
   /// Adds `module`: its rules commit as one batch (eager singletons are built then). Adding a module that
   /// is loaded already does nothing.
   ///
+  /// In an override scope that has ended (a task that outlived its scope, code in an ended child
+  /// injector), where commits apply nowhere, it does nothing either: `configure` is not called. A module
+  /// whose scope ends while it is being added is unloaded at once (``InjectionModule/unload()`` may then
+  /// run twice, as after a restore).
+  ///
   /// - Throws: whatever `configure` or the commit throws; nothing is added then. An eager singleton
   ///   whose factory throws is built after the commit: the module is loaded by then and stays (removing
   ///   it takes its rules back), its binding builds on first use, and this throws `BatchAppliedError`
@@ -45,13 +50,16 @@ extension Injection {
   @discardableResult
   public static func addModule(_ module: any InjectionModule) throws -> InjectionPlan {
     let rules = InjectionRules()
-    guard !isLoaded(module) else { return try commit(rules) }
+    guard !isLoaded(module), !Injection.overrideScopeHasEnded else { return try commit(rules) }
     rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
     try rules.recording(module.configure)
     let id = ObjectIdentifier(module)
     let scope = ContainerState.shared.value.removedInherited[id] ?? Injection.overrideScopeID
     rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }
-    return try commit(rules)
+    let plan = try commit(rules)
+    // Ended meanwhile: its end may have come before the module was recorded in it, and unloaded nothing.
+    if Injection.overrideScopeHasEnded { module.unload() }
+    return plan
   }
 
   /// Removes `module`'s rules, bringing back what they shadowed, then calls its ``InjectionModule/unload()``.

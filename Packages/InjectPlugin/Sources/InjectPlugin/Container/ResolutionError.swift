@@ -30,8 +30,9 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
       let what = name.map { "\(type) named \"\($0)\"" } ?? type
       return "Nothing is bound to \(what): bind it with \(hint)."
     case .cycle(let chain):
-      return "Resolving \(chain.first ?? "") needs itself: \(chain.joined(separator: " → ")). Break the cycle "
-        + "with a singleton reached through an @Inject property (read lazily) instead of a constructor argument."
+      return "Resolving \(chain.first ?? "") needs itself: \(chain.joined(separator: " → ")). Break the cycle: "
+        + "let one of them get the other after it is built — an @Inject property read when it is used, not in an "
+        + "initializer or a factory, instead of a constructor argument or a read during construction."
     case .notConvertible(let implementation, let boundType):
       return "Cannot bind \(boundType) to \(implementation): \(implementation) neither conforms to nor inherits "
         + "from \(boundType)."

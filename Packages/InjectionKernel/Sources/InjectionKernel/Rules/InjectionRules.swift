@@ -50,6 +50,15 @@ public final class InjectionRules {
   /// Whether the calling thread is recording a batch (see ``recording(_:)``).
   static var isRecordingOnThread: Bool { ik_recording_get() > 0 }
 
+  /// Throws ``InjectionError/commitWhileRecording`` when the calling thread is recording a batch (see
+  /// ``recording(_:)``). For a plugin's entry point that changes the plugin's state at once without a
+  /// kernel commit (ForcePlugin's `Injection.forceInject`): written inside an imperative block, a module's
+  /// `configure` or an override's rules where the batch's verb was meant, it would apply apart from the
+  /// batch and stay even if the batch failed — the mistake a commit there reports.
+  public static func checkNotRecording() throws {
+    if isRecordingOnThread { throw InjectionError.commitWhileRecording }
+  }
+
   /// Runs `record` with this batch, as code that hands a batch to its user does (an imperative block, a
   /// module's `configure`, an override's rules). While it runs, a commit on the same thread throws
   /// ``InjectionError/commitWhileRecording``: `Injection.inject(…)` written where `lets.inject(…)` was

@@ -1,7 +1,9 @@
 /// The properties that almost match a selection that matched nothing — same plugin, and at most two of
-/// these apart: another type (`Int?` for `Int`, or any type for the right name), a similar name (`port`
-/// for `prot`), or refused by the selection's filter. The named classes' inherited properties are
-/// compared as seen from those classes (a selection naming a subclass reaches what it inherits).
+/// these apart: another type (`Int?` for `Int`, any type for the right name, or any type in a named class
+/// when the selection names no property), a similar name (`port` for `prot`), another class (the right
+/// name declared in a class the selection does not name), or refused by the selection's filter. The named
+/// classes' inherited properties are compared as seen from those classes (a selection naming a subclass
+/// reaches what it inherits).
 enum NearMisses {
   /// At most five near misses, closest first, as `Module.Owner.property: Type — what differs: the fix`.
   static func find(for selection: PropertySelection, in index: PropertyIndex) -> [String] {
@@ -11,12 +13,15 @@ enum NearMisses {
     var found: [(distance: Int, text: String)] = []
     for property in pool(for: selection, in: index) where property.plugin == selection.plugin {
       var reasons: [String] = []
+      var distance = 0
       if let type = selection.selectedValueType, !selection.isSelectedType(property.valueType, type) {
-        // Another type is near when the name was right or the types differ by an optional only.
+        // Another type is near when the name was right or the types differ by an optional only; any type
+        // of a named class's property is, farther, when the selection names no property.
         let related =
           names.contains(property.name) || MetadataAccess.optionalWrappedType(property.valueType) == type
           || MetadataAccess.optionalWrappedType(type) == property.valueType
-        guard related else { continue }
+        guard related || (names.isEmpty && !classes.isEmpty) else { continue }
+        if !related { distance += 1 }
         reasons.append(
           "its type is \(Injection.sourceSpelling(of: property.valueType)), not \(Injection.sourceSpelling(of: type)): "
             + "select \(Injection.metatypeExpression(of: property.valueType))")
@@ -25,12 +30,18 @@ enum NearMisses {
         guard let close = names.sorted().first(where: { isSimilar($0, property.name) }) else { continue }
         reasons.append("its name is \(property.name), not \(close): select named(\"\(property.name)\")")
       }
+      if !classes.isEmpty, !classes.contains(where: { isSubclass(property.viewingClass, of: $0) }) {
+        let owner = Injection.typeName(property.viewingClass)
+        reasons.append(
+          "it is declared in \(owner), not in \(classes.map { Injection.typeName($0) }.joined(separator: ", ")): "
+            + "select declared(in: \(Injection.sourceSpelling(of: property.viewingClass)).self)")
+      }
       if reasons.isEmpty {
         guard !selection.passesPredicates(property) else { continue }  // it matches: not a miss
         reasons.append("the selection's filter refuses it")
       }
       guard reasons.count <= 2 else { continue }
-      found.append((reasons.count, "\(property) — " + reasons.joined(separator: "; ")))
+      found.append((distance + reasons.count, "\(property) — " + reasons.joined(separator: "; ")))
     }
     return found.sorted { ($0.distance, $0.text) < ($1.distance, $1.text) }.prefix(5).map(\.text)
   }
@@ -49,6 +60,13 @@ enum NearMisses {
         pool.append(property)
       }
       for property in index.inheritedViews(from: cls) where seen.insert(property).inserted {
+        pool.append(property)
+      }
+    }
+    // The selected names in other classes: the right property, in a class the selection does not name.
+    for name in selection.namedProperties.sorted() {
+      for property in index.properties(of: selection.plugin, named: name)
+      where !property.isSubclassView && seen.insert(property).inserted {
         pool.append(property)
       }
     }

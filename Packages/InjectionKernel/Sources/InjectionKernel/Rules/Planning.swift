@@ -38,7 +38,8 @@ extension Injection {
     func noteUnmatched(_ selection: PropertySelection) {
       unmatched.append(
         InjectionPlan.UnmatchedSelection(
-          selection: selection.description, nearMisses: NearMisses.find(for: selection, in: index),
+          selection: selection.description + (nameMissingFromClasses(of: selection, in: index) ?? ""),
+          nearMisses: NearMisses.find(for: selection, in: index),
           isMistake: selection.mustMatch && !namesAGenericClassField(selection)))
     }
 
@@ -80,13 +81,13 @@ extension Injection {
       if planned.count != before { touched.append(property) }
     }
 
-    // A selection naming a property its classes lack is a mistake even when another of its names matched;
-    // listed first, so a commit throws it before any other (a plan lists it).
+    // A selection one of whose names or classes selects nothing is a mistake even when another of them
+    // matched; listed first, so a commit throws it before any other (a plan lists it).
     var namedWrongly: Set<Int> = []
     for (position, change) in changes.enumerated() {
       switch change {
       case .inject(let selection, _), .injectEach(let selection, _), .reject(let selection):
-        if let mistake = unknownName(of: selection, in: index) {
+        if let mistake = partMatchingNothing(of: selection, in: index) {
           unmatched.append(mistake)
           namedWrongly.insert(position)
         }
@@ -284,16 +285,44 @@ extension Injection {
     } ?? .empty
   }
 
-  /// A selection naming both classes and property names must name properties those classes have (declared
-  /// or inherited): a name that is not there is a typo, listed as a mistake (a commit throws it as
-  /// ``InjectionError/selectionMatchesNothing(selection:nearMisses:)``, with the similar names) even when
-  /// another of its names matched. `nil` when every name is there.
-  private static func unknownName(of selection: PropertySelection, in index: PropertyIndex)
+  /// A selection that names several property names or several classes must select something through each
+  /// of them: a name or a class that selects nothing is a typo or a wrong class, listed as a mistake (a
+  /// commit throws it as ``InjectionError/selectionMatchesNothing(selection:nearMisses:)``, with the near
+  /// misses of that part alone) even when the others matched. `nil` when every part selects something, or
+  /// when the selection has one name and one class at most (matching nothing then is the whole
+  /// selection's mistake), or may match later.
+  private static func partMatchingNothing(of selection: PropertySelection, in index: PropertyIndex)
     -> InjectionPlan.UnmatchedSelection?
   {
+    guard selection.mustMatch else { return nil }
+    if selection.namedProperties.count > 1 {
+      for name in selection.namedProperties.sorted() {
+        let part = selection.narrowed(toName: name)
+        guard index.matches(part).isEmpty, !namesAGenericClassField(part) else { continue }
+        return InjectionPlan.UnmatchedSelection(
+          selection: "\(selection) (nothing named \(name))", nearMisses: NearMisses.find(for: part, in: index),
+          isMistake: true)
+      }
+    }
     let classes = selection.namedClasses
-    guard !classes.isEmpty, selection.mustMatch else { return nil }
-    for name in selection.names.sorted() {
+    if classes.count > 1 {
+      for cls in classes {
+        let part = selection.narrowed(toClass: cls)
+        guard index.matches(part).isEmpty else { continue }
+        return InjectionPlan.UnmatchedSelection(
+          selection: "\(selection) (nothing in \(Injection.typeName(cls)))",
+          nearMisses: NearMisses.find(for: part, in: index), isMistake: true)
+      }
+    }
+    return nil
+  }
+
+  /// For a selection naming classes and a property name that none of them has (declared or inherited,
+  /// whatever its type), what to add to its description: ` (no property named x in Module.Owner)`.
+  private static func nameMissingFromClasses(of selection: PropertySelection, in index: PropertyIndex) -> String? {
+    let classes = selection.namedClasses
+    guard !classes.isEmpty else { return nil }
+    for name in selection.namedProperties.sorted() {
       // Declared in a named class or below it: the named classes' own (usually short) lists answer
       // first; only an inherited property needs the list of every property with that name.
       let known =
@@ -306,9 +335,7 @@ extension Injection {
           }
         }
       if !known {
-        return InjectionPlan.UnmatchedSelection(
-          selection: "\(selection) (no property named \(name))",
-          nearMisses: NearMisses.find(for: selection, in: index), isMistake: true)
+        return " (no property named \(name) in \(classes.map { Injection.typeName($0) }.joined(separator: ", ")))"
       }
     }
     return nil

@@ -158,6 +158,20 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// The names the selection narrows to.
   var namedProperties: Set<String> { names }
 
+  /// The same selection narrowed to one of its names (to tell which of several matches nothing).
+  func narrowed(toName name: String) -> PropertySelection {
+    var copy = self
+    copy.names = [name]
+    return copy
+  }
+
+  /// The same selection narrowed to one of its classes.
+  func narrowed(toClass cls: AnyClass) -> PropertySelection {
+    var copy = self
+    copy.classes = [cls]
+    return copy
+  }
+
   /// The selection's value type, if it narrows by one.
   var selectedValueType: Any.Type? { valueType }
 

@@ -37,6 +37,9 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     return scope
   }
 
+  /// Whether `end()` has not run yet.
+  var isActive: Bool { isLive.load(ordering: .acquiring) }
+
   /// The nearest active scope above this one.
   var liveParent: InjectionScope? { parent?.liveSelfOrParent }
 
@@ -514,5 +517,15 @@ extension Injection {
   /// it. Compare it only while the scope can be alive: identities of ended scopes may be reused.
   public static var overrideScopeID: ObjectIdentifier? {
     InjectionScope.forChanges.map(ObjectIdentifier.init)
+  }
+
+  /// Whether the override scope the calling task's commits go to has ended: a task that outlived its
+  /// scope (or code running in an ended child injector) commits into it, and what it commits applies
+  /// nowhere. A plugin whose verb has effects beyond its rules (InjectPlugin's `addModule` runs the
+  /// module's `configure`) checks it, so that it does not start what no scope end will ever undo.
+  /// `false` outside scopes.
+  public static var overrideScopeHasEnded: Bool {
+    guard let scope = InjectionScope.forChanges else { return false }
+    return !scope.isActive
   }
 }

@@ -13,7 +13,8 @@ extension PropertyDescriptor {
   /// injected and nothing stored), on one line, the property first:
   ///
   /// `MyApp.Downloader.retries: Swift.Int was read with nothing injected or stored: inject it with
-  /// Injection.inject(Int.self).value(…), or assign it a value first.`
+  /// Injection.inject(Int.self).value(…), or assign it a value first (a didSet that uses oldValue reads
+  /// the property before each assignment).`
   ///
   /// When a rule's builder (``InjectionRules/add(to:builder:)``) threw for this property when the kernel
   /// met it after the commit (a generic specialization, a class loaded later), the message says so,
@@ -23,7 +24,7 @@ extension PropertyDescriptor {
     let hint = markerType?.injectionHint(for: self) ?? "an injection"
     let failure = BuilderFailures.failure(for: self).map { "\($0); " } ?? ""
     return "\(description) was read with nothing injected or stored: \(failure)inject it with \(hint), "
-      + "or assign it a value first."
+      + "or assign it a value first (a didSet that uses oldValue reads the property before each assignment)."
   }
 }
 
