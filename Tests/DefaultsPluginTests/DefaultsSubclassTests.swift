@@ -25,6 +25,15 @@ private final class KioskPlayerSettings: PlayerSettings {}
     #expect(GuestPlayerSettings().volume == 0.9)
 
     try Injection.rejectDefaults(in: GuestPlayerSettings.self)
-    #expect(GuestPlayerSettings().volume == 0.3)  // back on the base's store
+    // Off for the subclass's instances (a plain stored property with its initial value), although it
+    // inherits the property; other subclasses keep the base's store. Before, the base's store showed
+    // through for the subclass.
+    let guestSettings = GuestPlayerSettings()
+    #expect(guestSettings.volume == 0.5)
+    guestSettings.volume = 0.1
+    #expect(guestSettings.volume == 0.1)
+    #expect(shared.object(forKey: "player.volume") as? Double == 0.3)
+    #expect(guest.object(forKey: "player.volume") as? Double == 0.9)
+    #expect(KioskPlayerSettings().volume == 0.3)
   }
 }

@@ -38,8 +38,17 @@ private final class FactoryOrderSub: FactoryOrderBase {}
     let reject = InjectionRules()
     reject.rejectLazy(in: LazySub.self)
     try Injection.commit(reject)
-    #expect(LazySub().label.text == "base")  // the base's factory shows through
+    // Off for the subclass's instances, although it inherits the property; the base and its other
+    // subclasses keep theirs. Before, the base's factory showed through for the subclass.
+    let inherited = try #require(try Injection.property(named: "label", of: LazyBase.self).viewed(from: LazySub.self))
+    #expect(Injection.injection(for: inherited)?.summary == "off")
+    let fresh = LazySub()
+    fresh.label = LazyLabel("assigned")  // a plain stored property again
+    #expect(fresh.label.text == "assigned")
+    #expect(LazyOther().label.text == "base")
     #expect(sub.label.text == "sub")  // a created value stays the instance's
+    try Injection.injectLazy(in: LazySub.self)
+    #expect(LazySub().label.text == "sub")  // on again, with its own factory
   }
 
   @Test func aSubclassesFactoryBuildsItsInstancesWhenTheTurnOnComesAfterIt() throws {

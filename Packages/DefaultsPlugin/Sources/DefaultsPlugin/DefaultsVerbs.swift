@@ -46,11 +46,15 @@ extension InjectionRules {
     rejectAll(plugin: DefaultsPlugin.id)
   }
 
-  /// Turns off the `@Defaults` and `@ArchivedDefaults` properties declared by `classes` (or their
-  /// subclasses) only. For a property a class inherits, it removes the rules naming that class (or its
-  /// subclasses), so the declaring class's shows through for its instances.
+  /// Turns off the `@Defaults` and `@ArchivedDefaults` properties of `classes` (or their subclasses)
+  /// only, declared or inherited: those classes' instances read and write them as plain stored
+  /// properties, while the declaring class's other subclasses keep using the store.
   public func rejectDefaults(in classes: AnyClass...) {
-    reject(PropertySelection(plugin: DefaultsPlugin.id).declared(in: classes))
+    rejectDefaults(in: classes)
+  }
+
+  fileprivate func rejectDefaults(in classes: [AnyClass]) {
+    turnOff(PropertySelection(plugin: DefaultsPlugin.id).declared(in: classes))
   }
 
   /// Makes every `@Defaults` and `@ArchivedDefaults` property read and write `store`, whatever store its
@@ -103,11 +107,12 @@ extension Injection {
     return try commit(rules)
   }
 
-  /// Turns off the `@Defaults` and `@ArchivedDefaults` properties declared by `classes` at once.
+  /// Turns off the `@Defaults` and `@ArchivedDefaults` properties of `classes` at once (see
+  /// ``InjectionRules/rejectDefaults(in:)``).
   @discardableResult
   public static func rejectDefaults(in classes: AnyClass...) throws -> InjectionPlan {
     let rules = InjectionRules()
-    rules.reject(PropertySelection(plugin: DefaultsPlugin.id).declared(in: classes))
+    rules.rejectDefaults(in: classes)
     return try commit(rules)
   }
 

@@ -53,16 +53,16 @@ extension InjectionRules {
     onCommit { LazyFactories.shared.removeAll() }
   }
 
-  /// Turns off the `@Lazy` properties declared by `classes` (or their subclasses) only: their reads
-  /// behave like plain stored properties again. For a property a class inherits, it removes the rules
-  /// naming that class (or its subclasses), so the declaring class's shows through for its instances. Factories stay registered (a per-type factory serves
+  /// Turns off the `@Lazy` properties of `classes` (or their subclasses) only, declared or inherited:
+  /// their reads behave like plain stored properties again for those classes' instances, while the
+  /// declaring class's other subclasses keep theirs. Factories stay registered (a per-type factory serves
   /// every class); `injectLazy(in:)` turns the properties on again.
   public func rejectLazy(in classes: AnyClass...) {
     rejectLazy(in: classes)
   }
 
   fileprivate func rejectLazy(in classes: [AnyClass]) {
-    reject(PropertySelection(plugin: LazyPlugin.id).declared(in: classes))
+    turnOff(PropertySelection(plugin: LazyPlugin.id).declared(in: classes))
   }
 
   static func lazyInjection(for property: PropertyDescriptor, once: Bool, pending: [LazyFactory]) throws

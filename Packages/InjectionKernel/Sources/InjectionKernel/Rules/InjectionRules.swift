@@ -124,6 +124,20 @@ public final class InjectionRules {
     changes.append(.reject(selection))
   }
 
+  /// Records that the selected properties are off for the instances of the classes it names, whether
+  /// those classes declare them or inherit them: a rejection of the ones they (or their subclasses)
+  /// declare, and for the ones they inherit an injection of their own that reads and writes the stored
+  /// value as an uninjected property does (summary "off"), so the declaring class's injection does not
+  /// show through, as it does after ``reject(_:)`` naming a subclass. For a plugin's "turn off in these
+  /// classes" verb (LazyPlugin's `rejectLazy(in:)`); without classes it is ``reject(_:)``.
+  public func turnOff(_ selection: PropertySelection) {
+    reject(selection)
+    guard !selection.namedClasses.isEmpty else { return }
+    add(to: selection.mayMatchLater()) { property in
+      property.isSubclassView ? property.markerType?.offInjection() : nil
+    }
+  }
+
   /// Records the rejection of every property of `plugin`.
   public func rejectAll(plugin: PluginID) {
     changes.append(.rejectAll(plugin))
