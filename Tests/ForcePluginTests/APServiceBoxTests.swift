@@ -29,6 +29,16 @@ private final class Screen {
   var readPrivateSetter: AnalyticsService? { privateSetter }
 }
 
+/// A base class's private field, and a subclass's field of the same name (allowed: the base's is out of
+/// the subclass's sight).
+private class ShadowBase {
+  private var secret: StorageManager?
+  var baseSecret: StorageManager? { secret }
+}
+private final class ShadowSub: ShadowBase {
+  var secret: StorageManager?
+}
+
 private final class BoxHolder {
   var serviceBox: ServiceBox?
   var otherBox: ServiceBox?
@@ -78,6 +88,26 @@ private final class SelfFillingController {
     box.fill(screen)
     #expect(screen.handWritten === analytics)
     #expect(screen.observedCount == 0)
+  }
+
+  @Test func aNameFillsTheSubclassesFieldNotTheShadowedPrivateFieldOfItsSuperclass() throws {
+    // Before, one registration wrote both fields, the second one another class's private state.
+    let box = ServiceBox()
+    box.register(StorageManager(), as: "secret")
+    let sub = ShadowSub()
+    let report = box.fill(sub)
+    #expect(sub.secret != nil)
+    #expect(sub.baseSecret == nil)
+    #expect(report.injected.count == 1)
+    let forced = ForceInjector()
+    try forced.forceInject(in: ShadowSub.self) { $0.name == "secret" ? .value(StorageManager()) : .skip }
+    let filled = ShadowSub()
+    try forced.fill(filled)
+    #expect(filled.secret != nil)
+    #expect(filled.baseSecret == nil)
+    // The base's own instances still have theirs.
+    let base = box.fill(ShadowBase())
+    #expect(base.injected.count == 1)
   }
 
   @Test func unknownNameStaysNil() {
