@@ -16,6 +16,10 @@ private final class DirectCommitHost {
   @Inject var label: String?
 }
 
+private final class KeptLetsHost {
+  @Inject var label: String?
+}
+
 private final class LateCommitFromBlockHost: @unchecked Sendable {  // marked properties are atomic
   @Inject var label: String?
 }
@@ -169,6 +173,32 @@ private final class IncompleteModule: InjectionModule {
       #expect(missing[1].contains("MissingHost.port: Swift.Int (Inject)"))
     }
     #expect(!Injection.isInjected(MissingHost.self, "settings"))  // nothing applied
+  }
+
+  @Test func aBatchKeptAfterItsBlockRefusesRules() async throws {
+    // Before, a rule recorded on a saved `lets` was accepted and applied nowhere.
+    nonisolated(unsafe) var saved: InjectionRules?
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      saved = lets
+    }
+    let lets = try #require(saved)
+    #expect(throws: InjectionError.batchAlreadyCommitted) {
+      try lets.inject(String?.self).declared(in: KeptLetsHost.self).value("late")
+    }
+    #expect(!Injection.isInjected(KeptLetsHost.self, "label"))
+    // Verbs that cannot throw say so on standard error, once.
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      nonisolated(unsafe) var kept: InjectionRules?
+      try Injection.imperative { lets in
+        lets.skipChecks()
+        kept = lets
+      }
+      kept?.injectLazy()
+      kept?.injectLazy()
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.components(separatedBy: "was committed already").count == 2)
   }
 
   @Test func aDirectCommitInsideTheBlockIsRefusedAtTheCall() throws {

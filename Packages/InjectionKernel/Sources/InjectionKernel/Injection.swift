@@ -51,6 +51,7 @@ public enum Injection {
       try validate(plan)
       for check in checks { try check.check(plan) }
     }
+    rules.markCommitted()  // applied: what is recorded on it from now on applies nowhere (a failed batch may be fixed)
     var firstError: (any Error)?
     for action in rules.afterCommitActions {
       do { try action() } catch { firstError = firstError ?? error }

@@ -59,6 +59,30 @@ public final class InjectionRules {
     if isRecordingOnThread { throw InjectionError.commitWhileRecording }
   }
 
+  /// Whether a commit applied the batch: what is recorded on it afterwards applies nowhere.
+  private(set) var isCommitted = false
+  /// Whether a late recording was reported already (once per batch).
+  private var reportedLateRecording = false
+
+  /// Marks the batch committed (when a commit of it applied it).
+  func markCommitted() { isCommitted = true }
+
+  /// Throws ``InjectionError/batchAlreadyCommitted`` when the batch was committed already: a verb called
+  /// on a batch kept after its block ended (the `lets` of an imperative block or of a module's `configure`,
+  /// saved and used later) would record a rule that applies nowhere. A plugin's throwing verbs call it
+  /// before recording; the kernel's own recording methods, which cannot throw, write a warning to standard
+  /// error instead.
+  public func checkNotCommitted() throws {
+    if isCommitted { throw InjectionError.batchAlreadyCommitted }
+  }
+
+  /// Warns, once per batch, that something is being recorded on a committed batch.
+  private func noteRecording() {
+    guard isCommitted, !reportedLateRecording else { return }
+    reportedLateRecording = true
+    Injection.writeToStandardError("DeluxeInjection: " + InjectionError.batchAlreadyCommitted.description)
+  }
+
   /// Runs `record` with this batch, as code that hands a batch to its user does (an imperative block, a
   /// module's `configure`, an override's rules). While it runs, a commit on the same thread throws
   /// ``InjectionError/commitWhileRecording``: `Injection.inject(…)` written where `lets.inject(…)` was
@@ -82,6 +106,7 @@ public final class InjectionRules {
 
   /// Records an injection of the selected properties.
   public func add(_ injection: AnyPropertyInjection, to selection: PropertySelection) {
+    noteRecording()
     changes.append(.inject(selection, injection))
   }
 
@@ -116,11 +141,13 @@ public final class InjectionRules {
   /// Plugins whose markers are generic use this to build a `PropertyInjection<Value>` with the
   /// property's own `Value`, typically by opening the property's `markerType`.
   public func add(to selection: PropertySelection, builder: @escaping InjectionBuilder) {
+    noteRecording()
     changes.append(.injectEach(selection, builder))
   }
 
   /// Records the rejection of the selected properties: they behave as if never injected.
   public func reject(_ selection: PropertySelection) {
+    noteRecording()
     changes.append(.reject(selection))
   }
 
@@ -140,6 +167,7 @@ public final class InjectionRules {
 
   /// Records the rejection of every property of `plugin`.
   public func rejectAll(plugin: PluginID) {
+    noteRecording()
     changes.append(.rejectAll(plugin))
   }
 
@@ -155,6 +183,7 @@ public final class InjectionRules {
   /// that very selection; otherwise, since predicates cannot be compared, it is rejected instead, in its
   /// place among the batch's changes.
   public func retract(_ selection: PropertySelection) {
+    noteRecording()
     changes.append(.retract(selection))
     if selection.structuralKey != nil { hasKeyedRetractions = true }
   }
@@ -179,6 +208,7 @@ public final class InjectionRules {
   /// Runs `action` when the batch commits (under the commit lock, after the slots changed); nothing runs
   /// for a dry run or a batch that fails. Plugins keep state of their own in step with commits this way.
   public func onCommit(_ action: @escaping () -> Void) {
+    noteRecording()
     commitActions.append(action)
   }
 
@@ -188,6 +218,7 @@ public final class InjectionRules {
   /// or a batch that fails. Every action runs; the commit then throws ``BatchAppliedError`` with the
   /// first error one threw — the batch is applied by then.
   public func afterCommit(_ action: @escaping () throws -> Void) {
+    noteRecording()
     afterCommitActions.append(action)
   }
 
@@ -209,6 +240,7 @@ public final class InjectionRules {
   public func validate(
     listingEmpty: @escaping () -> ((PropertyDescriptor) -> Bool)?, _ check: @escaping (InjectionPlan) throws -> Void
   ) {
+    noteRecording()
     validations.append((listingEmpty, check))
   }
 

@@ -76,6 +76,12 @@ extension Injection {
   /// spaces), so that the first thing a crash log says is what the user's code did — not a library file
   /// and line, as `fatalError` would print first. For reads that cannot return anything.
   public static func stop(_ message: String) -> Never {
+    writeToStandardError(message)
+    abort()
+  }
+
+  /// Writes `message` to standard error as one line (line breaks become spaces), unbuffered.
+  static func writeToStandardError(_ message: String) {
     let line = String(message.map { $0.isNewline ? " " : $0 }) + "\n"
     let bytes = Array(line.utf8)
     var written = 0
@@ -84,6 +90,5 @@ extension Injection {
       if result <= 0 { break }
       written += result
     }
-    abort()
   }
 }
