@@ -19,6 +19,7 @@ private final class Births: Sendable {
 
 private protocol CarEngine: AnyObject, Sendable {}
 private final class CarFuel: Constructible, Sendable { init() {} }
+private final class EmptyNameBadge: Sendable {}
 private final class CarHybridEngine: CarEngine, Constructible, @unchecked Sendable {  // marked properties only
   @Inject var fuel: CarFuel
   init() {}
@@ -309,6 +310,17 @@ private struct Point: Drawable {}
       #expect(hint.hasPrefix("Injection.inject((any Unmapped).self).value(…)"))
     }
     #expect(try Injection.resolve((any Unmapped)?.self) == nil)  // an optional is nil, as a read would be
+  }
+
+  @Test func anEmptyBindingNameIsRefusedAtTheCall() throws {
+    // Before, "" bound a name that resolveAll listed as a second binding of the type alone.
+    #expect {
+      try Injection.inject(EmptyNameBadge.self, named: "").value(EmptyNameBadge())
+    } throws: { error in
+      guard case InjectionError.rejected(_, let reason) = error else { return false }
+      return reason.hasPrefix("a binding name must not be empty")
+    }
+    #expect(try Injection.resolveAll(EmptyNameBadge?.self).isEmpty)
   }
 
   @Test func aClassMappingGivesANewInstancePerResolve() throws {

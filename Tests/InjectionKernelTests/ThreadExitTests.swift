@@ -24,6 +24,36 @@ private let rereadingKey: pthread_key_t = {
   return key
 }()
 
+private final class LastRoundHost: @unchecked Sendable {  // marked properties are atomic
+  @Tracked var value: Int?
+}
+
+private let lastRoundHost = LastRoundHost()
+
+/// A key whose destructor sets its value again until glibc's last (fourth) round of thread-exit
+/// destructors, and only then reads a marked property: the thread's first read section, after the
+/// kernel's own exit destructor had its last chance to run.
+private let lastRoundKey: pthread_key_t = {
+  var key = pthread_key_t()
+  pthread_key_create(&key) { pointer in
+    guard let pointer else { return }
+    let round = Int(bitPattern: pointer)
+    if round < 4 {
+      pthread_setspecific(lastRoundKey, UnsafeRawPointer(bitPattern: round + 1))
+      return
+    }
+    precondition(lastRoundHost.value == 7)
+  }
+  return key
+}()
+
+/// Runs `body` on a new thread and waits for it (its exit destructors included).
+private func onThread(_ body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) {
+  var thread = pthread_t()
+  precondition(pthread_create(&thread, nil, body, nil) == 0)
+  pthread_join(thread, nil)
+}
+
 /// Whether the thread sanitizer's runtime is in the process: it tears down its own state of a thread in
 /// the thread's exit destructors, so sanitized code that runs after that crashes inside the sanitizer.
 private let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
@@ -54,6 +84,36 @@ private let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_
       precondition(ik_registered_reader_count() == before, "the exited thread's record is still in the registry")
       exitReadHost.value = 8  // a write's grace period walks the registry
       precondition(exitReadHost.value == 8)
+    }
+  }
+
+  /// A thread whose first read section comes in the last round of its exit destructors (when the kernel's
+  /// destructor, armed by that section, can no longer run) leaves its record linked: it must stay valid
+  /// memory with no section in it. Before, the record lived in the thread's TLS, which the next thread
+  /// reused and linked again: the registry became a cycle and the next write waited forever.
+  @Test(.enabled(if: !isThreadSanitized)) func aFirstReadInTheLastRoundOfExitDestructorsLeavesWritersWorking() async {
+    await #expect(processExitsWith: .success) {
+      let rules = InjectionRules()
+      TrackedPlugin.inject(Int?(7), into: LastRoundHost.self, rules: rules)
+      try Injection.commit(rules)
+      precondition(lastRoundHost.value == 7)  // the kernel's exit key exists before this test's key
+      _ = lastRoundKey
+      let before = ik_registered_reader_count()
+      for round in 1...3 {
+        onThread { _ in
+          pthread_setspecific(lastRoundKey, UnsafeRawPointer(bitPattern: 1))
+          return nil
+        }
+        onThread { _ in
+          lastRoundHost.value = 8  // replaces a stored value: a grace period walks the registry
+          lastRoundHost.value = 7
+          return nil
+        }
+        precondition(
+          Int(ik_registered_reader_count()) == Int(before) + round, "one record per such thread stays linked")
+      }
+      lastRoundHost.value = 9
+      precondition(lastRoundHost.value == 9)
     }
   }
 }

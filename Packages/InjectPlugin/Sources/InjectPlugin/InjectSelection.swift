@@ -90,6 +90,7 @@ public struct InjectSelection<Value> {
     afterCommit: (() throws -> Void)? = nil
   ) throws -> InjectionPlan? {
     try rules?.checkNotCommitted()
+    try checkBindingName()
     let batch = rules ?? InjectionRules()
     let selected = owned(isBinding && reachesOptionals ? selection.includingOptionals() : selection, in: batch)
     let typeKeyedType = selectionValueType
@@ -118,6 +119,7 @@ public struct InjectSelection<Value> {
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
     try rules?.checkNotCommitted()
+    try checkBindingName()
     let batch = rules ?? InjectionRules()
     let selected = owned(isBinding ? selection.includingOptionals() : selection, in: batch)
     let typeKeyedReplay = selectionValueType.map {
@@ -196,4 +198,15 @@ public struct InjectSelection<Value> {
   }
 
   private var selectionValueType: Any.Type? { isTypeOnly ? Value.self : nil }
+
+  /// A binding's name must not be empty: the container keeps the binding of the type alone under `""`
+  /// (``Injection/resolveAll(_:)`` would list it twice, and no property has an empty name).
+  private func checkBindingName() throws {
+    guard bindingName?.isEmpty == true else { return }
+    throw InjectionError.rejected(
+      property: selection.description,
+      reason:
+        "a binding name must not be empty; bind the type alone with Injection.inject(\(Injection.metatypeExpression(of: Value.self)))"
+    )
+  }
 }

@@ -3,35 +3,44 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #if defined(__linux__)
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
 
-__thread ik_reader ik_current_reader IK_TLS_MODEL;
+__thread ik_reader *ik_current_reader IK_TLS_MODEL;
 _Atomic(uintptr_t) ik_grace_period = 1;
 int ik_readers_fence = 1;
+
+/// Whether the calling thread's exit destructor unlinked its record (it never links one again).
+static __thread int exited IK_TLS_MODEL;
+/// The record an exited thread's sections write their state to: in no registry (they hold its lock).
+static __thread ik_reader exited_record IK_TLS_MODEL;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static ik_reader *registry_head;  // guarded by registry_lock
 static int registry_count;        // guarded by registry_lock
 static int registry_ready;        // guarded by registry_lock
-static pthread_key_t exit_key;    // its destructor unlinks an exiting thread's record
+static pthread_key_t exit_key;    // its destructor unlinks and frees an exiting thread's record
 
-static void unregister_reader(void *record) {
-  ik_reader *reader = record;
+static void unregister_reader(void *pointer) {
+  ik_reader *record = pointer;
   pthread_mutex_lock(&registry_lock);
   for (ik_reader **link = &registry_head; *link; link = &(*link)->next) {
-    if (*link == reader) {
-      *link = reader->next;
+    if (*link == record) {
+      *link = record->next;
       registry_count -= 1;
       break;
     }
   }
   pthread_mutex_unlock(&registry_lock);
-  reader->next = 0;
-  reader->registered = IK_READER_EXITED;  // later sections hold the registry lock (see ReadSections.h)
+  // Unlinked under the lock that every writer walks the registry with: no writer holds it any more
+  // (see ik_reader in ReadSections.h), and this thread's later sections use no record.
+  ik_current_reader = 0;
+  exited = 1;
+  free(record);
 }
 
 static void prepare_registry(void) {  // registry_lock held
@@ -47,28 +56,28 @@ static void prepare_registry(void) {  // registry_lock held
 #endif
 }
 
-void ik_register_reader(void) {
-  ik_reader *reader = &ik_current_reader;
+ik_reader *ik_register_reader(void) {
   pthread_mutex_lock(&registry_lock);
-  if (reader->registered == IK_READER_EXITED) {
-    // Held until the section ends: no writer's grace period can run meanwhile, so whatever the section
-    // loads stays alive until it is over, with the record out of the registry.
-    reader->holds_registry = 1;
-    return;
+  if (exited) {
+    // Held until the section ends (ik_end_locked_section): no writer's grace period can run meanwhile,
+    // so whatever the section loads stays alive until it is over, with no record in the registry.
+    return &exited_record;
   }
   prepare_registry();
-  reader->next = registry_head;
-  registry_head = reader;
+  ik_reader *record = calloc(1, sizeof(ik_reader));
+  if (!record) abort();  // a reader without a record cannot be waited for
+  record->next = registry_head;
+  registry_head = record;
   registry_count += 1;
   pthread_mutex_unlock(&registry_lock);
-  reader->registered = IK_READER_LINKED;
-  pthread_setspecific(exit_key, reader);
+  ik_current_reader = record;
+  // Unlinks and frees it when the thread exits — unless the thread's exit destructors are in their last
+  // round already; the record then stays linked, and allocated, for good (see ik_reader).
+  pthread_setspecific(exit_key, record);
+  return record;
 }
 
-void ik_end_locked_section(void) {
-  ik_current_reader.holds_registry = 0;
-  pthread_mutex_unlock(&registry_lock);
-}
+void ik_end_locked_section(void) { pthread_mutex_unlock(&registry_lock); }
 
 int ik_registered_reader_count(void) {
   pthread_mutex_lock(&registry_lock);
@@ -78,9 +87,9 @@ int ik_registered_reader_count(void) {
 }
 
 void ik_synchronize(void) {
-  ik_reader *self = &ik_current_reader;
+  ik_reader *self = ik_current_reader;  // this thread's own record, if linked: it is in no section now
   pthread_mutex_lock(&registry_lock);
-  int others = registry_count - (self->registered == IK_READER_LINKED ? 1 : 0);
+  int others = registry_count - (self ? 1 : 0);
   if (others > 0) {
     uintptr_t period = atomic_fetch_add_explicit(&ik_grace_period, 1, memory_order_seq_cst) + 1;
 #if defined(__linux__)

@@ -6,9 +6,9 @@
 // pointer has ended. Readers copy (retain) the value they return inside the section, so nothing a
 // reader uses after the section can be freed by another thread.
 //
-// Reader cost: a load of the global grace-period number, two stores to the thread's own record (the
-// number while inside, 0 outside), a test of two of its flags and, on systems without membarrier(2), one
-// full fence. On Linux the writer issues membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which makes every
+// Reader cost: a load of the thread's record pointer (thread-local) at each end, a load of the global
+// grace-period number, two stores to the thread's own record (the number while inside, 0 outside) and,
+// on systems without membarrier(2), one full fence. On Linux the writer issues membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which makes every
 // running thread of the process execute a full memory barrier; that stands in for the reader's fence
 // between its store of its state and the load of the published pointer (the asymmetric-fence argument of
 // userspace RCU's "memb" flavour).
@@ -40,36 +40,41 @@
 #define IK_TLS_MODEL
 #endif
 
-/// One thread's reader record; lives in the thread's static TLS block and is linked into the process's
-/// registry (guarded by the registry lock) from the thread's first section until its thread-exit
-/// destructor unlinks it.
+/// One thread's reader record, on the heap: linked into the process's registry (guarded by the registry
+/// lock) from the thread's first section until its thread-exit destructor unlinks and frees it. The
+/// thread reaches it through `ik_current_reader`; writers reach it only through the registry, under the
+/// registry lock.
 ///
-/// A thread reads on after that destructor when a later thread-exit destructor (another library's, in
-/// the same or a later round) releases an object whose deinit reads a marked property. Linking the
-/// record again could leave it in the registry once the thread is gone (glibc runs at most four rounds of
-/// destructors, so the last one may never run again), pointing at freed or reused TLS: a writer would
-/// then read garbage or loop on a cycle. So an exited thread never links its record again; each of its
-/// later sections holds the registry lock instead, which keeps every writer's grace period from running
-/// alongside it.
+/// Reclamation: a record is freed only by its own thread's exit destructor, after it unlinked the record
+/// under the registry lock and cleared `ik_current_reader`. Writers read records only while holding that
+/// lock and only through the list, so none can still hold the pointer; the thread itself runs no section
+/// during its destructor's unlinking (sections never call out), and later sections use no record.
+///
+/// The record is on the heap, not in the thread's TLS block, because a thread may link it after its exit
+/// destructors began: a destructor (another library's) releases an object whose deinit reads a marked
+/// property. glibc runs at most four rounds of destructors, so the kernel's own destructor, armed by that
+/// first section, may never run: the record then stays in the registry after the thread is gone. A record
+/// in TLS would point at memory that a later thread reuses (linking the same address again made the
+/// registry a cycle, and a writer waited forever) or that is unmapped; a heap record stays valid, with
+/// state 0 since its last section ended. It is never freed (a few dozen bytes per such thread; writers
+/// walk one more record).
+///
+/// A thread reads on after its own exit destructor ran when a later destructor (in the same or a later
+/// round) releases an object whose deinit reads a marked property. Linking a new record then could leave
+/// it in the registry for good, as above, and a thread may exit many times in a process's life; so an
+/// exited thread never links a record again: each of its later sections holds the registry lock instead,
+/// which keeps every writer's grace period from running alongside it.
 typedef struct ik_reader {
   /// The grace period the thread's current read section began in, 0 outside sections; written only by
   /// its own thread.
   _Atomic(uintptr_t) state;
-  /// IK_READER_NEW before the thread's first section, IK_READER_LINKED while the record is in the
-  /// registry, IK_READER_EXITED after the thread-exit destructor unlinked it; read and written only by
-  /// its own thread.
-  int registered;
-  /// 1 while a section of an exited thread holds the registry lock; only its own thread uses it.
-  int holds_registry;
   /// The next record of the registry.
   struct ik_reader *next;
 } ik_reader;
 
-#define IK_READER_NEW 0
-#define IK_READER_LINKED 1
-#define IK_READER_EXITED (-1)
-
-extern __thread ik_reader ik_current_reader IK_TLS_MODEL;
+/// The calling thread's linked record; NULL before its first section and after its exit destructor
+/// unlinked it (then each section takes the slow path and holds the registry lock).
+extern __thread ik_reader *ik_current_reader IK_TLS_MODEL;
 
 /// The current grace period (never 0); advanced by each ik_synchronize().
 extern _Atomic(uintptr_t) ik_grace_period;
@@ -78,9 +83,10 @@ extern _Atomic(uintptr_t) ik_grace_period;
 /// lock, before the first reader of the process enters a section.
 extern int ik_readers_fence;
 
-/// The slow path of a section's start: links a new thread's record into the registry, or, for a thread
-/// whose exit destructor unlinked it, takes the registry lock for the section (released by its end).
-void ik_register_reader(void);
+/// The slow path of a section's start: links a new thread's record into the registry and returns it,
+/// or, for a thread whose exit destructor unlinked its record, takes the registry lock for the section
+/// (released by its end) and returns a record of the thread's own that is in no registry.
+ik_reader *ik_register_reader(void);
 
 /// The slow path of a section's end on an exited thread: releases the registry lock.
 void ik_end_locked_section(void);
@@ -92,8 +98,8 @@ int ik_registered_reader_count(void);
 void ik_synchronize(void);
 
 static inline __attribute__((always_inline)) void ik_read_section_enter(void) {
-  ik_reader *reader = &ik_current_reader;
-  if (__builtin_expect(reader->registered != IK_READER_LINKED, 0)) ik_register_reader();
+  ik_reader *reader = ik_current_reader;
+  if (__builtin_expect(reader == 0, 0)) reader = ik_register_reader();
   uintptr_t period = atomic_load_explicit(&ik_grace_period, memory_order_acquire);
   atomic_store_explicit(&reader->state, period, memory_order_relaxed);
 #if defined(__linux__)
@@ -107,9 +113,12 @@ static inline __attribute__((always_inline)) void ik_read_section_enter(void) {
 
 static inline __attribute__((always_inline)) void ik_read_section_exit(void) {
   __asm__ __volatile__("" ::: "memory");
-  ik_reader *reader = &ik_current_reader;
+  ik_reader *reader = ik_current_reader;
+  if (__builtin_expect(reader == 0, 0)) {
+    ik_end_locked_section();  // an exited thread's section: it holds the registry lock
+    return;
+  }
   atomic_store_explicit(&reader->state, 0, memory_order_release);
-  if (__builtin_expect(reader->holds_registry, 0)) ik_end_locked_section();
 }
 
 #endif
