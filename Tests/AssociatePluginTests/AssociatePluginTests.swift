@@ -80,6 +80,12 @@ extension Ledger {
   var retries: Int? { Retries[self] }
 }
 
+private class GenericLedger<T> {}
+extension GenericLedger {
+  final class GenericLedgerNote: AssociatedProperty<GenericLedger<T>, Inject<T?>> {}
+  var genericLedgerNote: T? { GenericLedgerNote[self] }
+}
+
 private final class Session: Sendable {}
 private final class Screen {
   @Inject var session: Session
@@ -129,6 +135,17 @@ extension Player {
 }
 
 @Suite struct AssociatePluginTests {
+  @Test func aNameThatOnlyAGenericTypesAssociatedDeclarationHasIsNotATypo() throws {
+    // Before, both rules threw "No marked property matches … and none comes close" until a specialization
+    // had been used: the name was known only from the declaration's class, cataloged per specialization.
+    try Injection.inject(Int?.self).named("genericLedgerNote").value(4)
+    try Injection.inject(String?.self).declared(in: GenericLedger<String>.self).named("genericLedgerNote").value("s")
+    #expect(GenericLedger<Int>().genericLedgerNote == 4)
+    #expect(GenericLedger<String>().genericLedgerNote == "s")
+    // A misspelt name is still a typo.
+    #expect(throws: InjectionError.self) { try Injection.inject(Int?.self).named("genericLedgerNot").value(4) }
+  }
+
   @Test func anExtensionPropertyOfAnAppClass() {
     let hero = Hero()
     let other = Hero()

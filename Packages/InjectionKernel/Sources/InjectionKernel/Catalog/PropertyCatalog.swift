@@ -77,6 +77,9 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   @exclusivity(unchecked) private var pendingDeclarations: [ClassDescriptor] = []
   /// The declaration classes the passes found (generic ones included), each noted once.
   @exclusivity(unchecked) private var declarationsFound: Set<UnsafeRawPointer> = []
+  /// The default property names (from their class names) of associated declarations nested in generic
+  /// types, cataloged per specialization when used: a selection naming one is not a typo before that.
+  @exclusivity(unchecked) private var genericDeclarationNames: Set<String> = []
   /// The associated properties resolved so far, by declaration class, by owner, and in order.
   @exclusivity(unchecked) private var associatedByDeclaration: [UnsafeRawPointer: PropertyDescriptor] = [:]
   @exclusivity(unchecked) private var associatedByOwner: [ObjectIdentifier: [PropertyDescriptor]] = [:]
@@ -200,8 +203,12 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     else { return }
     // A generic class is either a base of its own (checked when its subclasses are met) or a
     // declaration nested in a generic type (cataloged per specialization on first access).
-    if declarationsFound.insert(descriptor.pointer).inserted, !descriptor.isGeneric {
+    guard declarationsFound.insert(descriptor.pointer).inserted else { return }
+    if !descriptor.isGeneric {
       pendingDeclarations.append(descriptor)
+    } else if let name = descriptor.name {
+      // A declaration overriding `propertyName` has another name, known once a specialization is used.
+      genericDeclarationNames.insert(AssociatedNaming.propertyName(forDeclaration: String(cString: name)))
     }
   }
 
@@ -239,12 +246,22 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
-  /// The names (without the wrapper's `_`) of the marked fields of generic classes, whatever their plugin;
-  /// read from the field records, with no specialization.
+  /// The default names of associated declarations nested in generic types (see
+  /// `genericDeclarationNames`).
+  func genericAssociatedDeclarationNames() -> Set<String> {
+    lock.withLock {
+      runPass()
+      return genericDeclarationNames
+    }
+  }
+
+  /// The names (without the wrapper's `_`) of the marked fields of generic classes, whatever their plugin,
+  /// read from the field records with no specialization, and the default names of associated declarations
+  /// nested in generic types.
   func genericMarkedFieldNames() -> Set<String> {
     lock.withLock {
       runPass()
-      var names: Set<String> = []
+      var names = genericDeclarationNames
       for entry in marked.values where entry.descriptor.isGeneric {
         guard let records = entry.descriptor.fieldDescriptor?.records else { continue }
         for field in entry.fields where field.index < records.count {

@@ -341,11 +341,15 @@ extension Injection {
     return nil
   }
 
-  /// Whether a selection by property names alone names a marked field of a generic class: its
-  /// specializations are cataloged when used, so matching nothing now is expected.
+  /// Whether a selection by property names alone names a marked field of a generic class, or any
+  /// selection names an associated declaration nested in a generic type: their specializations are
+  /// cataloged when used (naming a class's specialization catalogs its own fields, not the declarations
+  /// nested in it), so matching nothing now is expected.
   private static func namesAGenericClassField(_ selection: PropertySelection) -> Bool {
-    guard selection.namedClasses.isEmpty, !selection.namedProperties.isEmpty else { return false }
-    let genericNames = PropertyCatalog.shared.genericMarkedFieldNames()
+    guard !selection.namedProperties.isEmpty else { return false }
+    let genericNames =
+      selection.namedClasses.isEmpty
+      ? PropertyCatalog.shared.genericMarkedFieldNames() : PropertyCatalog.shared.genericAssociatedDeclarationNames()
     return selection.namedProperties.contains { genericNames.contains($0) }
   }
 
