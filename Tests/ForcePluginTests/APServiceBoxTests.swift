@@ -99,12 +99,15 @@ private final class SelfFillingController {
     #expect(sub.secret != nil)
     #expect(sub.baseSecret == nil)
     #expect(report.injected.count == 1)
+    // A force rule's closure sees each field with its declaring class, and picks.
     let forced = ForceInjector()
-    try forced.forceInject(in: ShadowSub.self) { $0.name == "secret" ? .value(StorageManager()) : .skip }
+    try forced.forceInject(in: ShadowBase.self) { property in
+      property.name == "secret" && property.declaringClass == ShadowBase.self ? .value(StorageManager()) : .skip
+    }
     let filled = ShadowSub()
     try forced.fill(filled)
-    #expect(filled.secret != nil)
-    #expect(filled.baseSecret == nil)
+    #expect(filled.secret == nil)
+    #expect(filled.baseSecret != nil)
     // The base's own instances still have theirs.
     let base = box.fill(ShadowBase())
     #expect(base.injected.count == 1)

@@ -20,6 +20,10 @@ private final class KeptLetsHost {
   @Inject var label: String?
 }
 
+private final class ReusedBatchHost {
+  @Inject var label: String?
+}
+
 private final class LateCommitFromBlockHost: @unchecked Sendable {  // marked properties are atomic
   @Inject var label: String?
 }
@@ -187,6 +191,19 @@ private final class IncompleteModule: InjectionModule {
       try lets.inject(String?.self).declared(in: KeptLetsHost.self).value("late")
     }
     #expect(!Injection.isInjected(KeptLetsHost.self, "label"))
+    // So does an override's, also when it recorded nothing.
+    nonisolated(unsafe) var keptOverride: InjectionRules?
+    try Injection.withOverrides({ lets in keptOverride = lets }) {}
+    #expect(throws: InjectionError.batchAlreadyCommitted) {
+      try keptOverride?.inject(String?.self).declared(in: KeptLetsHost.self).value("late")
+    }
+    // A batch its maker commits may be filled and committed again.
+    let own = InjectionRules()
+    try own.inject(String?.self).declared(in: ReusedBatchHost.self).value("first")
+    try Injection.commit(own)
+    try own.inject(String?.self).declared(in: ReusedBatchHost.self).value("second")
+    try Injection.commit(own)
+    #expect(ReusedBatchHost().label == "second")
     // Verbs that cannot throw say so on standard error, once.
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       nonisolated(unsafe) var kept: InjectionRules?

@@ -161,7 +161,7 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
         Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
         continue
       }
-      #expect(text.hasSuffix("named connectTimeout, raedTimeout (nothing named raedTimeout)"))
+      #expect(text.hasSuffix("named connectTimeout, raedTimeout (the name raedTimeout selects nothing)"))
       #expect(
         nearMisses == [
           "InjectPluginTests.ListedTimeouts.readTimeout: Swift.Double — its name is readTimeout, not raedTimeout: "
@@ -180,7 +180,7 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
       Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
       return
     }
-    #expect(text.hasSuffix("(nothing in InjectPluginTests.NoInjectHost)"))
+    #expect(text.hasSuffix("(nothing selected in InjectPluginTests.NoInjectHost)"))
     #expect(!Injection.isInjected(ListedTimeouts.self, "readTimeout"))
   }
 

@@ -44,10 +44,7 @@ final class ClassLayouts: Sendable {
   private let layouts = LockedState<[ObjectIdentifier: [FillableField]]>([:])
 
   /// Every stored field instances of `cls` have: its superclasses' first, then its own. Fields the
-  /// compiler synthesizes (`$__lazy_storage_$_…`) are left out, and so is a superclass's field that a
-  /// subclass's field of the same name shadows: Swift lets a subclass declare that name only when the
-  /// superclass's field is out of its sight (`private`, or internal to another module), so the name means
-  /// the subclass's field, as a setter or key-value coding reached one property per name in the originals.
+  /// compiler synthesizes (`$__lazy_storage_$_…`) are left out.
   func fields(of cls: AnyClass) -> [FillableField] {
     let id = ObjectIdentifier(cls)
     if let known = layouts.withLock({ $0[id] }) { return known }
@@ -58,16 +55,27 @@ final class ClassLayouts: Sendable {
       current = _getSuperclass(candidate)
     }
     // Outside the lock: the kernel's catalog takes its own lock.
-    var seenNames: Set<String> = []
-    let perClass = lineage.map { owner in  // the class first, so that the most derived field keeps a name
-      Injection.storedProperties(of: owner).filter { !$0.name.hasPrefix("$") && seenNames.insert($0.name).inserted }
+    let fields = lineage.reversed().flatMap { owner in
+      Injection.storedProperties(of: owner).filter { !$0.name.hasPrefix("$") }.map(Self.fillable)
     }
-    let fields = perClass.reversed().flatMap { $0.map(Self.fillable) }
     return layouts.withLock { layouts in
       if let known = layouts[id] { return known }
       layouts[id] = fields
       return fields
     }
+  }
+
+  /// The fields a name reaches in instances of `cls` (``fields(of:)`` without those a subclass's field of
+  /// the same name shadows): Swift lets a subclass declare a superclass field's name only when that field
+  /// is out of its sight (`private`, or internal to another module), so the name means the subclass's
+  /// field, as a setter or key-value coding reached one property per name in the originals. For fills by
+  /// name; a force rule's closure sees every field with its declaring class and decides.
+  func fieldsByName(of cls: AnyClass) -> [FillableField] {
+    let all = fields(of: cls)
+    var seen: Set<String> = []
+    // The most derived field of each name comes last: keep it, drop earlier ones with its name.
+    let kept = all.reversed().filter { seen.insert($0.property.name).inserted }
+    return kept.reversed()
   }
 
   private static func fillable(_ descriptor: PropertyDescriptor) -> FillableField {

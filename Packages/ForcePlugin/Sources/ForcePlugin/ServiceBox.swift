@@ -178,7 +178,7 @@ public final class ServiceBox: Sendable {
   private func fillOnly(_ object: AnyObject, policy: FillPolicy) -> FillReport {
     let cls: AnyClass = type(of: object)
     let (registrations, order) = state.withLock { ($0.registrations, $0.order) }
-    let fields = ClassLayouts.shared.fields(of: cls)
+    let fields = ClassLayouts.shared.fieldsByName(of: cls)
     var report = FillReport(className: Injection.typeName(cls))
     for name in order {
       guard let registration = registrations[name] else { continue }

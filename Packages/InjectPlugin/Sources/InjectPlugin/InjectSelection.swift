@@ -204,7 +204,7 @@ public struct InjectSelection<Value> {
   private func checkBindingName() throws {
     guard bindingName?.isEmpty == true else { return }
     throw InjectionError.rejected(
-      property: selection.description,
+      property: "Injection.inject(\(Injection.metatypeExpression(of: Value.self)), named: \"\")",
       reason:
         "a binding name must not be empty; bind the type alone with Injection.inject(\(Injection.metatypeExpression(of: Value.self)))"
     )

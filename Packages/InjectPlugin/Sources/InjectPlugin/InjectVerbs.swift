@@ -130,7 +130,7 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
     // Refused here: a read would find the object is not a `Value` and return `nil` on every instance.
     guard object as? Value != nil else {
       throw InjectionError.typeMismatch(
-        property: "the properties weak(_:) selects (\(selection))", expected: Injection.typeName(Value.self),
+        property: "a property that weak(_:) selects (\(selection))", expected: Injection.typeName(Value.self),
         given: Injection.typeName(type(of: object)))
     }
     let reference = WeakReference(object)

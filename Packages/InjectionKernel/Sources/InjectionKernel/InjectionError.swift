@@ -50,8 +50,8 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
       return "These marked properties have no injection:\n" + list.map { "  \($0)" }.joined(separator: "\n")
     case .batchAlreadyCommitted:
       return "A rule was recorded on a batch that was committed already (the lets of an Injection.imperative "
-        + "block or of a module's configure, kept and used after the block returned): it applies nowhere. Record "
-        + "rules inside the block, or commit them with Injection.inject(…)."
+        + "block, a module's configure or an override's rules, kept and used after the block returned): it applies "
+        + "nowhere. Record rules inside the block, or commit them with Injection.inject(…)."
     case .commitWhileRecording:
       return "A commit was made while a batch was being recorded (an Injection.imperative block, a module's "
         + "configure, an override's rules): it would apply at once, apart from the batch, and stay even if the "

@@ -43,10 +43,6 @@ extension InjectionMarker {
   /// The declared value type, type-erased.
   public static var valueType: Any.Type { Value.self }
 
-  /// An injection that reads and writes the stored value, as an uninjected property does (see
-  /// ``InjectionRules/turnOff(_:)``).
-  static func offInjection() -> AnyPropertyInjection { PropertyInjection<Value>(read: .original, summary: "off") }
-
   /// A generic hint naming the plugin.
   public static func injectionHint(for property: PropertyDescriptor) -> String {
     "an injection from \(plugin)"

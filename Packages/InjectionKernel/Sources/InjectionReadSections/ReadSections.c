@@ -24,6 +24,7 @@ static ik_reader *registry_head;  // guarded by registry_lock
 static int registry_count;        // guarded by registry_lock
 static int registry_ready;        // guarded by registry_lock
 static pthread_key_t exit_key;    // its destructor unlinks and frees an exiting thread's record
+static int exit_key_ready;        // whether exit_key was created (set once, under registry_lock)
 
 static void unregister_reader(void *pointer) {
   ik_reader *record = pointer;
@@ -43,10 +44,34 @@ static void unregister_reader(void *pointer) {
   free(record);
 }
 
+// fork(2) copies the registry but only the forking thread: the handlers keep the lock from being copied
+// held, and the child drops the other threads' records (one of them may have been copied mid-section,
+// with a state no thread will ever clear).
+static void before_fork(void) { pthread_mutex_lock(&registry_lock); }
+static void after_fork_in_parent(void) { pthread_mutex_unlock(&registry_lock); }
+static void after_fork_in_child(void) {
+  ik_reader *kept = 0;
+  for (ik_reader *record = registry_head, *next; record; record = next) {
+    next = record->next;
+    if (record == ik_current_reader) {
+      kept = record;
+    } else {
+      free(record);  // its thread does not exist here
+    }
+  }
+  registry_head = kept;
+  if (kept) kept->next = 0;
+  registry_count = kept ? 1 : 0;
+  pthread_mutex_unlock(&registry_lock);
+}
+
 static void prepare_registry(void) {  // registry_lock held
   if (registry_ready) return;
   registry_ready = 1;
-  pthread_key_create(&exit_key, unregister_reader);
+  // Without a key of its own (every key taken), no record is ever unlinked: they stay linked, valid and
+  // taken over by later threads with the same identity, rather than handed to another library's key.
+  exit_key_ready = pthread_key_create(&exit_key, unregister_reader) == 0;
+  pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
 #if defined(__linux__)
   long commands = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   if (commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
@@ -64,16 +89,31 @@ ik_reader *ik_register_reader(void) {
     return &exited_record;
   }
   prepare_registry();
-  ik_reader *record = calloc(1, sizeof(ik_reader));
-  if (!record) abort();  // a reader without a record cannot be waited for
-  record->next = registry_head;
-  registry_head = record;
-  registry_count += 1;
+  uintptr_t self = (uintptr_t)pthread_self();
+  // A record left linked by an earlier thread with this identity (its first section came too late in
+  // its exit for its destructor to run): that thread is gone, so the record is free to take over. Its
+  // state is 0: its last section ended.
+  ik_reader *record = 0;
+  for (ik_reader *candidate = registry_head; candidate; candidate = candidate->next) {
+    if (candidate->owner == self) {
+      record = candidate;
+      break;
+    }
+  }
+  if (!record) {
+    record = calloc(1, sizeof(ik_reader));
+    if (!record) abort();  // a reader without a record cannot be waited for
+    record->owner = self;
+    record->next = registry_head;
+    registry_head = record;
+    registry_count += 1;
+  }
   pthread_mutex_unlock(&registry_lock);
   ik_current_reader = record;
   // Unlinks and frees it when the thread exits — unless the thread's exit destructors are in their last
-  // round already; the record then stays linked, and allocated, for good (see ik_reader).
-  pthread_setspecific(exit_key, record);
+  // round already; the record then stays linked, and allocated, until a thread with this identity takes
+  // it over (see ik_reader).
+  if (exit_key_ready) pthread_setspecific(exit_key, record);
   return record;
 }
 

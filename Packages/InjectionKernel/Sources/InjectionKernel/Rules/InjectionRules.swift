@@ -59,26 +59,32 @@ public final class InjectionRules {
     if isRecordingOnThread { throw InjectionError.commitWhileRecording }
   }
 
-  /// Whether a commit applied the batch: what is recorded on it afterwards applies nowhere.
+  /// Whether a commit applied the batch: what is recorded on it afterwards applies nowhere, when the batch
+  /// was handed to code that records on it (``recording(_:)``), which keeps no batch of its own to commit
+  /// again. (A batch its maker commits may be filled and committed again.)
   private(set) var isCommitted = false
+  /// Whether ``recording(_:)`` handed the batch to code that records on it.
+  private var wasHandedOut = false
+  /// Whether rules recorded now would apply nowhere.
+  private var isSealed: Bool { isCommitted && wasHandedOut }
   /// Whether a late recording was reported already (once per batch).
   private var reportedLateRecording = false
 
   /// Marks the batch committed (when a commit of it applied it).
   func markCommitted() { isCommitted = true }
 
-  /// Throws ``InjectionError/batchAlreadyCommitted`` when the batch was committed already: a verb called
-  /// on a batch kept after its block ended (the `lets` of an imperative block or of a module's `configure`,
-  /// saved and used later) would record a rule that applies nowhere. A plugin's throwing verbs call it
-  /// before recording; the kernel's own recording methods, which cannot throw, write a warning to standard
-  /// error instead.
+  /// Throws ``InjectionError/batchAlreadyCommitted`` when the batch was handed to a block (an imperative
+  /// block, a module's `configure`, an override's rules) and committed after it: a verb called on it later
+  /// (the block's `lets`, saved and used after the block returned) would record a rule that applies
+  /// nowhere. A plugin's throwing verbs call it before recording; the kernel's own recording methods,
+  /// which cannot throw, write a warning to standard error instead.
   public func checkNotCommitted() throws {
-    if isCommitted { throw InjectionError.batchAlreadyCommitted }
+    if isSealed { throw InjectionError.batchAlreadyCommitted }
   }
 
-  /// Warns, once per batch, that something is being recorded on a committed batch.
+  /// Warns, once per batch, that something is being recorded on a sealed batch.
   private func noteRecording() {
-    guard isCommitted, !reportedLateRecording else { return }
+    guard isSealed, !reportedLateRecording else { return }
     reportedLateRecording = true
     Injection.writeToStandardError("DeluxeInjection: " + InjectionError.batchAlreadyCommitted.description)
   }
@@ -90,6 +96,7 @@ public final class InjectionRules {
   /// threads it starts commit freely (they run apart from the batch anyway), and so does code inside
   /// `Injection.outsideOverrides`.
   public func recording(_ record: (InjectionRules) throws -> Void) rethrows {
+    wasHandedOut = true
     let depth = ik_recording_get()
     ik_recording_set(depth + 1)
     defer { ik_recording_set(depth) }
@@ -151,18 +158,14 @@ public final class InjectionRules {
     changes.append(.reject(selection))
   }
 
-  /// Records that the selected properties are off for the instances of the classes it names, whether
-  /// those classes declare them or inherit them: a rejection of the ones they (or their subclasses)
-  /// declare, and for the ones they inherit an injection of their own that reads and writes the stored
-  /// value as an uninjected property does (summary "off"), so the declaring class's injection does not
-  /// show through, as it does after ``reject(_:)`` naming a subclass. For a plugin's "turn off in these
-  /// classes" verb (LazyPlugin's `rejectLazy(in:)`); without classes it is ``reject(_:)``.
+  /// Records the rejection of the selected properties for the instances of the classes it names, whether
+  /// those classes declare them or inherit them: they behave as if never injected there, while the
+  /// declaring class and its other subclasses keep their injections. (``reject(_:)`` naming a subclass
+  /// of the declaring class instead removes that subclass's own injections, so the declaring class's
+  /// shows through.) For a plugin's "turn off in these classes" verb (LazyPlugin's `rejectLazy(in:)`);
+  /// without classes it is ``reject(_:)``.
   public func turnOff(_ selection: PropertySelection) {
-    reject(selection)
-    guard !selection.namedClasses.isEmpty else { return }
-    add(to: selection.mayMatchLater()) { property in
-      property.isSubclassView ? property.markerType?.offInjection() : nil
-    }
+    reject(selection.turningOffInherited())
   }
 
   /// Records the rejection of every property of `plugin`.

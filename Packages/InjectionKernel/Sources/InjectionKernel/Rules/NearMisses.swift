@@ -5,13 +5,17 @@
 /// classes' inherited properties are compared as seen from those classes (a selection naming a subclass
 /// reaches what it inherits).
 enum NearMisses {
-  /// At most five near misses, closest first, as `Module.Owner.property: Type — what differs: the fix`.
-  static func find(for selection: PropertySelection, in index: PropertyIndex) -> [String] {
+  /// At most five near misses, closest first, as `Module.Owner.property: Type — what differs: the fix`;
+  /// none of `matched` (what a larger selection that `selection` is part of matches already).
+  static func find(
+    for selection: PropertySelection, in index: PropertyIndex, excluding matched: Set<PropertyDescriptor> = []
+  ) -> [String] {
     let classes = selection.namedClasses
     let names = selection.namedProperties
     guard !classes.isEmpty || !names.isEmpty else { return [] }  // by type alone: every other type is "near"
     var found: [(distance: Int, text: String)] = []
-    for property in pool(for: selection, in: index) where property.plugin == selection.plugin {
+    for property in pool(for: selection, in: index)
+    where property.plugin == selection.plugin && !matched.contains(property) {
       var reasons: [String] = []
       var distance = 0
       if let type = selection.selectedValueType, !selection.isSelectedType(property.valueType, type) {

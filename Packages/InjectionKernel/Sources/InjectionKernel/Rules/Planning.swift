@@ -174,8 +174,8 @@ extension Injection {
         if matches.isEmpty && !namedWrongly.contains(position) { noteUnmatched(selection) }
         for property in matches {
           let level = selection.level(for: property)
-          if level == 0 {
-            set(property, nil, counted: true)
+          if selection.rejectionDecides(atLevel: level) {
+            set(property, nil, level: level, counted: true)
           } else {
             // Naming a subclass removes its own injections: the shallower class's shows through.
             let parent = property.view(atDepth: level - 1)
@@ -300,8 +300,8 @@ extension Injection {
         let part = selection.narrowed(toName: name)
         guard index.matches(part).isEmpty, !namesAGenericClassField(part) else { continue }
         return InjectionPlan.UnmatchedSelection(
-          selection: "\(selection) (nothing named \(name))", nearMisses: NearMisses.find(for: part, in: index),
-          isMistake: true)
+          selection: "\(selection) (the name \(name) selects nothing)",
+          nearMisses: NearMisses.find(for: part, in: index, excluding: Set(index.matches(selection))), isMistake: true)
       }
     }
     let classes = selection.namedClasses
@@ -310,8 +310,8 @@ extension Injection {
         let part = selection.narrowed(toClass: cls)
         guard index.matches(part).isEmpty else { continue }
         return InjectionPlan.UnmatchedSelection(
-          selection: "\(selection) (nothing in \(Injection.typeName(cls)))",
-          nearMisses: NearMisses.find(for: part, in: index), isMistake: true)
+          selection: "\(selection) (nothing selected in \(Injection.typeName(cls)))",
+          nearMisses: NearMisses.find(for: part, in: index, excluding: Set(index.matches(selection))), isMistake: true)
       }
     }
     return nil
@@ -341,15 +341,20 @@ extension Injection {
     return nil
   }
 
-  /// Whether a selection by property names alone names a marked field of a generic class, or any
-  /// selection names an associated declaration nested in a generic type: their specializations are
-  /// cataloged when used (naming a class's specialization catalogs its own fields, not the declarations
-  /// nested in it), so matching nothing now is expected.
+  /// Whether a selection by property names alone names a marked field of a generic class, or one naming
+  /// a generic class's specialization names an associated declaration nested in a generic type: their
+  /// specializations are cataloged when used (naming a class's specialization catalogs its own fields,
+  /// not the declarations nested in it), so matching nothing now is expected.
   private static func namesAGenericClassField(_ selection: PropertySelection) -> Bool {
     guard !selection.namedProperties.isEmpty else { return false }
-    let genericNames =
-      selection.namedClasses.isEmpty
-      ? PropertyCatalog.shared.genericMarkedFieldNames() : PropertyCatalog.shared.genericAssociatedDeclarationNames()
+    let genericNames: Set<String>
+    if selection.namedClasses.isEmpty {
+      genericNames = PropertyCatalog.shared.genericMarkedFieldNames()
+    } else if selection.namedClasses.contains(where: { ContextDescriptor(of: $0)?.isGeneric == true }) {
+      genericNames = PropertyCatalog.shared.genericAssociatedDeclarationNames()
+    } else {
+      return false
+    }
     return selection.namedProperties.contains { genericNames.contains($0) }
   }
 

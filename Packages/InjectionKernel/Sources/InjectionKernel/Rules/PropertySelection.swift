@@ -20,6 +20,9 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   private(set) var includesOptionals = false
   /// Whether matching nothing is expected (see ``mayMatchLater()``).
   private(set) var mayMatchNothing = false
+  /// Whether a rejection of this selection turns off the inherited properties it reaches too (see
+  /// ``InjectionRules/turnOff(_:)``), rather than letting the declaring class's injection show through.
+  private(set) var turnsOffInherited = false
   /// Who the rule is recorded for (see ``recorded(forOwner:)``); `nil` for the app.
   private(set) var owner: ObjectIdentifier?
   /// Told apart from every other filtered selection (predicates cannot be compared): made by the
@@ -157,6 +160,18 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
 
   /// The names the selection narrows to.
   var namedProperties: Set<String> { names }
+
+  /// The same selection, whose rejection turns off the inherited properties it reaches (see
+  /// ``InjectionRules/turnOff(_:)``).
+  func turningOffInherited() -> PropertySelection {
+    var copy = self
+    copy.turnsOffInherited = true
+    return copy
+  }
+
+  /// Whether a rejection of this selection that reaches `property` at `level` decides for it (leaves it
+  /// without an injection) rather than letting the shallower rules show through.
+  func rejectionDecides(atLevel level: Int) -> Bool { level == 0 || turnsOffInherited }
 
   /// The same selection narrowed to one of its names (to tell which of several matches nothing).
   func narrowed(toName name: String) -> PropertySelection {

@@ -156,11 +156,11 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
       let injection: AnyPropertyInjection?
       switch rule.action {
       case .reject:
-        if level > 0 {
+        guard rule.selection.rejectionDecides(atLevel: level) else {
           ceiling = level
           continue
         }
-        return (.some(nil), 0)
+        return (.some(nil), level)
       case .inject(let given): injection = given
       // A builder that fails or skips for a property met later leaves it uninjected by this rule (a
       // failure is kept for the read that then finds nothing to say); it builds for the view the rule
@@ -203,11 +203,11 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
       guard level < ceiling else { continue }
       switch rule.action {
       case .reject:
-        if level > 0 {
+        guard rule.selection.rejectionDecides(atLevel: level) else {
           ceiling = level
           continue
         }
-        return 0
+        return level
       case .inject(let given):
         if Injection.fitted(given, to: property, selection: rule.selection) != nil { return level }
       case .build: return level

@@ -106,6 +106,8 @@ extension Injection {
       } catch let error as BatchAppliedError {
         throw error.underlying
       }
+    } else {
+      rules.markCommitted()  // nothing to apply, but a rule recorded on it later would apply nowhere too
     }
   }
 }

@@ -56,20 +56,31 @@
 /// first section, may never run: the record then stays in the registry after the thread is gone. A record
 /// in TLS would point at memory that a later thread reuses (linking the same address again made the
 /// registry a cycle, and a writer waited forever) or that is unmapped; a heap record stays valid, with
-/// state 0 since its last section ended. It is never freed (a few dozen bytes per such thread; writers
-/// walk one more record).
+/// state 0 since its last section ended. A later thread with the same `pthread_t` takes it over (glibc
+/// gives a thread's identity — its descriptor's address — to a new thread only after the old one has
+/// exited for good), so such records are bounded by the number of thread identities glibc reuses, not by
+/// the number of threads.
 ///
 /// A thread reads on after its own exit destructor ran when a later destructor (in the same or a later
 /// round) releases an object whose deinit reads a marked property. Linking a new record then could leave
 /// it in the registry for good, as above, and a thread may exit many times in a process's life; so an
 /// exited thread never links a record again: each of its later sections holds the registry lock instead,
 /// which keeps every writer's grace period from running alongside it.
+///
+/// fork(2) copies the registry but only the forking thread: `pthread_atfork` handlers keep the registry
+/// lock from being copied held, and the child frees the other threads' records (one may have been
+/// copied mid-section, with a state no thread would ever clear). If the process has no thread-specific
+/// key left for the kernel's exit destructor, records are never unlinked; they stay linked and valid,
+/// and are taken over by later threads with the same identity, as above.
 typedef struct ik_reader {
   /// The grace period the thread's current read section began in, 0 outside sections; written only by
   /// its own thread.
   _Atomic(uintptr_t) state;
   /// The next record of the registry.
   struct ik_reader *next;
+  /// The thread that linked it (`pthread_self()`), for a later thread with the same identity to take a
+  /// record left linked over (see ik_register_reader).
+  uintptr_t owner;
 } ik_reader;
 
 /// The calling thread's linked record; NULL before its first section and after its exit destructor
