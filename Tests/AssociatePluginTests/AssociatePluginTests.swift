@@ -86,6 +86,16 @@ extension GenericLedger {
   var genericLedgerNote: T? { GenericLedgerNote[self] }
 }
 
+/// An owner that is not generic, with a declaration nested in a generic type.
+private final class PlainNoteOwner {}
+private class PlainNoteBox<T> {}
+extension PlainNoteBox {
+  final class PlainOwnersNote: AssociatedProperty<PlainNoteOwner, Inject<T?>> {}
+}
+extension PlainNoteOwner {
+  func plainOwnersNote<T>(_: T.Type) -> T? { PlainNoteBox<T>.PlainOwnersNote[self] }
+}
+
 private final class Session: Sendable {}
 private final class Screen {
   @Inject var session: Session
@@ -142,6 +152,9 @@ extension Player {
     try Injection.inject(String?.self).declared(in: GenericLedger<String>.self).named("genericLedgerNote").value("s")
     #expect(GenericLedger<Int>().genericLedgerNote == 4)
     #expect(GenericLedger<String>().genericLedgerNote == "s")
+    // Naming a class that is not generic, before the declaration's specialization is used.
+    try Injection.inject(Double?.self).declared(in: PlainNoteOwner.self).named("plainOwnersNote").value(2.5)
+    #expect(PlainNoteOwner().plainOwnersNote(Double.self) == 2.5)
     // A misspelt name is still a typo.
     #expect(throws: InjectionError.self) { try Injection.inject(Int?.self).named("genericLedgerNot").value(4) }
   }

@@ -38,6 +38,10 @@ private class ShadowBase {
 private final class ShadowSub: ShadowBase {
   var secret: StorageManager?
 }
+/// A `lazy var` shadows the name too (its storage field has another name).
+private final class LazyShadowSub: ShadowBase {
+  lazy var secret: StorageManager? = nil
+}
 
 private final class BoxHolder {
   var serviceBox: ServiceBox?
@@ -108,6 +112,9 @@ private final class SelfFillingController {
     try forced.fill(filled)
     #expect(filled.secret == nil)
     #expect(filled.baseSecret != nil)
+    let lazySub = LazyShadowSub()
+    box.fill(lazySub)
+    #expect(lazySub.baseSecret == nil)
     // The base's own instances still have theirs.
     let base = box.fill(ShadowBase())
     #expect(base.injected.count == 1)

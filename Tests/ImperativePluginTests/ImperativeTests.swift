@@ -187,15 +187,21 @@ private final class IncompleteModule: InjectionModule {
       saved = lets
     }
     let lets = try #require(saved)
-    #expect(throws: InjectionError.batchAlreadyCommitted) {
+    #expect(throws: InjectionError.batchEnded) {
       try lets.inject(String?.self).declared(in: KeptLetsHost.self).value("late")
     }
     #expect(!Injection.isInjected(KeptLetsHost.self, "label"))
     // So does an override's, also when it recorded nothing.
     nonisolated(unsafe) var keptOverride: InjectionRules?
     try Injection.withOverrides({ lets in keptOverride = lets }) {}
-    #expect(throws: InjectionError.batchAlreadyCommitted) {
+    #expect(throws: InjectionError.batchEnded) {
       try keptOverride?.inject(String?.self).declared(in: KeptLetsHost.self).value("late")
+    }
+    // So does a dry run's.
+    nonisolated(unsafe) var keptDryRun: InjectionRules?
+    _ = try Injection.imperativeDryRun { lets in keptDryRun = lets }
+    #expect(throws: InjectionError.batchEnded) {
+      try keptDryRun?.inject(String?.self).declared(in: KeptLetsHost.self).value("late")
     }
     // A batch its maker commits may be filled and committed again.
     let own = InjectionRules()
@@ -215,7 +221,7 @@ private final class IncompleteModule: InjectionModule {
       kept?.injectLazy()
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.components(separatedBy: "was committed already").count == 2)
+    #expect(stderr.components(separatedBy: "whose block has ended").count == 2)
   }
 
   @Test func aDirectCommitInsideTheBlockIsRefusedAtTheCall() throws {

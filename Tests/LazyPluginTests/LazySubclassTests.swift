@@ -46,6 +46,10 @@ private final class FactoryOrderSub: FactoryOrderBase {}
     #expect(throws: InjectionError.self) {
       try Injection.imperative { lets in lets.checkCompleteness(in: LazySub.self) }
     }
+    // A check of the module (or of every class) too: the base's property is injected, the view is not.
+    let dry = try Injection.imperativeDryRun { lets in lets.checkCompleteness(inModules: "LazyPluginTests") }
+    #expect(dry.missing.contains { $0.hasPrefix("LazyPluginTests.LazySub.label: ") })
+    #expect(!dry.missing.contains { $0.hasPrefix("LazyPluginTests.LazyBase.label: ") })
     let fresh = LazySub()
     fresh.label = LazyLabel("assigned")  // a plain stored property again
     #expect(fresh.label.text == "assigned")

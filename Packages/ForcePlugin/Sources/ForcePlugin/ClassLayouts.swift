@@ -71,12 +71,33 @@ final class ClassLayouts: Sendable {
   /// field, as a setter or key-value coding reached one property per name in the originals. For fills by
   /// name; a force rule's closure sees every field with its declaring class and decides.
   func fieldsByName(of cls: AnyClass) -> [FillableField] {
-    let all = fields(of: cls)
-    var seen: Set<String> = []
-    // The most derived field of each name comes last: keep it, drop earlier ones with its name.
-    let kept = all.reversed().filter { seen.insert($0.property.name).inserted }
-    return kept.reversed()
+    // The most derived class that declares each name (a `lazy var`'s storage field counts under the
+    // property's name, although fills skip it).
+    var lineage: [AnyClass] = []
+    var current: AnyClass? = cls
+    while let candidate = current {
+      lineage.append(candidate)
+      current = _getSuperclass(candidate)
+    }
+    var declaredBelow: [String: Int] = [:]  // name → depth of the most derived class declaring it
+    for (depth, owner): (Int, AnyClass) in lineage.enumerated() {
+      for property in Injection.storedProperties(of: owner) {
+        let name =
+          property.name.hasPrefix(Self.lazyStoragePrefix)
+          ? String(property.name.dropFirst(Self.lazyStoragePrefix.count)) : property.name
+        if declaredBelow[name] == nil { declaredBelow[name] = depth }
+      }
+    }
+    let depths = Dictionary(
+      uniqueKeysWithValues: lineage.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
+    return fields(of: cls).filter { field in
+      guard let depth = depths[ObjectIdentifier(field.property.declaringClass)] else { return true }
+      return declaredBelow[field.property.name] == depth
+    }
   }
+
+  /// The name prefix of the storage field of a `lazy var`.
+  private static let lazyStoragePrefix = "$__lazy_storage_$_"
 
   private static func fillable(_ descriptor: PropertyDescriptor) -> FillableField {
     let ownership = Injection.referenceOwnership(of: descriptor) ?? .strong

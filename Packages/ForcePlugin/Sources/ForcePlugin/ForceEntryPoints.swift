@@ -63,7 +63,7 @@ extension InjectionRules {
   public func forceInject(
     in classes: AnyClass..., key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
-    try checkNotCommitted()
+    try checkNotEnded()
     let rule = try ForceInjector.checkedRule(in: classes, key: key, decide: decide)
     onCommit { ForceInjector.shared.install(.inject(rule)) }
   }

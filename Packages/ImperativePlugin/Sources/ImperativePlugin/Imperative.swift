@@ -206,14 +206,23 @@ struct CompletenessScope: RuleOptionKey {
   /// module; a property a scope class inherits is looked at through the class's own view (what its
   /// instances read: a rule naming the class injects the view alone), which the plan lists for the scope
   /// classes (``InjectionRules/listInheritedProperties(of:)``). Class identities are collected once.
+  ///
+  /// Every scope also looks at the views of its classes (of its modules' classes, of every class) that a
+  /// rule naming their class decides for on its own — one turning a plugin off for a subclass
+  /// (`InjectionRules/turnOff(_:)`) leaves the view empty while the declaring class's property is
+  /// injected; ``CompletenessFindings`` drops a view whose declared property is listed already.
   func membership() -> @Sendable (PropertyDescriptor) -> Bool {
     guard isEnabled else { return { _ in false } }
-    if classes.isEmpty && modules.isEmpty { return { property in !property.isSubclassView } }
+    if classes.isEmpty && modules.isEmpty { return { _ in true } }
     let scopeClasses = Set(classes.map(ObjectIdentifier.init))
+    let modulePrefixes = modules.map { $0 + "." }
     let declaredInScope = declaredInScope()
     return { property in
-      property.isSubclassView
-        ? scopeClasses.contains(ObjectIdentifier(property.viewingClass)) : declaredInScope(property)
+      guard property.isSubclassView else { return declaredInScope(property) }
+      if scopeClasses.contains(ObjectIdentifier(property.viewingClass)) { return true }
+      guard !modulePrefixes.isEmpty else { return false }
+      let viewingClass = Injection.typeName(property.viewingClass)
+      return modulePrefixes.contains { viewingClass.hasPrefix($0) }
     }
   }
 
@@ -293,8 +302,11 @@ struct CompletenessFindings {
     }
     func line(_ text: String, _ plugin: PluginID?) -> String { "\(text) (\(plugin?.name ?? "unmarked"))" }
     let generic = plan.emptyGenericProperties.filter(scope.includes)
-    // The plan may list more (another check's scope): only the scope's own count.
-    let empty = plan.emptyProperties.filter(scope.membership())
+    // The plan may list more (another check's scope): only the scope's own count. A view whose declared
+    // property is listed too says the same thing again.
+    let inScope = plan.emptyProperties.filter(scope.membership())
+    let emptyDeclared = Set(inScope.filter { !$0.isSubclassView })
+    let empty = inScope.filter { !$0.isSubclassView || !emptyDeclared.contains($0.declared) }
     // A property whose marker always gives it a value of its own (`@Defaults`) never stops a read.
     let stopping = empty.filter { !$0.isOptional && $0.markerType?.propertiesAlwaysHoldAValue != true }
     missing =

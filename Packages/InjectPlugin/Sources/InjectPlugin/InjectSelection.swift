@@ -89,7 +89,7 @@ public struct InjectSelection<Value> {
     _ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?, reachesOptionals: Bool = false,
     afterCommit: (() throws -> Void)? = nil
   ) throws -> InjectionPlan? {
-    try rules?.checkNotCommitted()
+    try rules?.checkNotEnded()
     try checkBindingName()
     let batch = rules ?? InjectionRules()
     let selected = owned(isBinding && reachesOptionals ? selection.includingOptionals() : selection, in: batch)
@@ -118,7 +118,7 @@ public struct InjectSelection<Value> {
   /// and in a module's `configure` (removing the module must bring back what it took away).
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
-    try rules?.checkNotCommitted()
+    try rules?.checkNotEnded()
     try checkBindingName()
     let batch = rules ?? InjectionRules()
     let selected = owned(isBinding ? selection.includingOptionals() : selection, in: batch)

@@ -51,7 +51,7 @@ public enum Injection {
       try validate(plan)
       for check in checks { try check.check(plan) }
     }
-    rules.markCommitted()  // applied: what is recorded on it from now on applies nowhere (a failed batch may be fixed)
+    rules.markEnded()  // applied: what is recorded on it from now on applies nowhere (a failed batch may be fixed)
     var firstError: (any Error)?
     for action in rules.afterCommitActions {
       do { try action() } catch { firstError = firstError ?? error }
@@ -120,6 +120,7 @@ public enum Injection {
     throws -> InjectionPlan
   {
     let scope = InjectionScope.anyActive ? InjectionScope.current : nil
+    defer { rules.markEnded() }  // a dry run of a block's batch ends it (see InjectionRules.checkNotEnded())
     return try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: isListed, in: scope) }
   }
 
@@ -237,8 +238,9 @@ public enum Injection {
     PropertyDescriptor.sortedByDescription((markedProperties() + subclassViewsWithOwnInjections()).filter(isInjected))
   }
 
-  /// The subclass views that rules give an injection of their own, as the calling task sees them: a
-  /// rule naming a subclass of the declaring class decides for them.
+  /// The subclass views that rules decide for on their own, as the calling task sees them: a rule naming
+  /// a subclass of the declaring class gives them an injection of their own, or none at all
+  /// (``InjectionRules/turnOff(_:)``: check ``isInjected(_:)-(PropertyDescriptor)``).
   public static func subclassViewsWithOwnInjections() -> [PropertyDescriptor] {
     let scope = InjectionScope.anyActive ? InjectionScope.current : nil
     return RuleLog.shared.withCommitLock { log -> [PropertyDescriptor] in

@@ -18,10 +18,10 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
   /// where `lets.inject(…)` was meant. It would have applied at once, apart from the batch, and stayed
   /// even if the batch failed.
   case commitWhileRecording
-  /// A rule was recorded on a batch that was committed already (``InjectionRules/checkNotCommitted()``):
-  /// the `lets` of an imperative block or of a module's `configure`, kept and used after the block
-  /// returned. The rule would apply nowhere.
-  case batchAlreadyCommitted
+  /// A rule was recorded on a batch whose block has ended (``InjectionRules/checkNotEnded()``): the
+  /// `lets` of an imperative block (or a dry run), of a module's `configure` or of an override's rules,
+  /// kept and used after the block returned. The rule would apply nowhere.
+  case batchEnded
 
   /// A sentence for logs and test failures.
   public var description: String {
@@ -48,10 +48,10 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
         + nearMisses.map { "  \($0)" }.joined(separator: "\n")
     case .missingInjections(let list):
       return "These marked properties have no injection:\n" + list.map { "  \($0)" }.joined(separator: "\n")
-    case .batchAlreadyCommitted:
-      return "A rule was recorded on a batch that was committed already (the lets of an Injection.imperative "
-        + "block, a module's configure or an override's rules, kept and used after the block returned): it applies "
-        + "nowhere. Record rules inside the block, or commit them with Injection.inject(…)."
+    case .batchEnded:
+      return "A rule was recorded on a batch whose block has ended (the lets of an Injection.imperative block or "
+        + "dry run, a module's configure or an override's rules, kept and used after the block returned): it "
+        + "applies nowhere. Record rules inside the block, or commit them with Injection.inject(…)."
     case .commitWhileRecording:
       return "A commit was made while a batch was being recorded (an Injection.imperative block, a module's "
         + "configure, an override's rules): it would apply at once, apart from the batch, and stay even if the "

@@ -59,34 +59,35 @@ public final class InjectionRules {
     if isRecordingOnThread { throw InjectionError.commitWhileRecording }
   }
 
-  /// Whether a commit applied the batch: what is recorded on it afterwards applies nowhere, when the batch
-  /// was handed to code that records on it (``recording(_:)``), which keeps no batch of its own to commit
-  /// again. (A batch its maker commits may be filled and committed again.)
-  private(set) var isCommitted = false
+  /// Whether the batch's use is over: a commit applied it, or a dry run planned it. What is recorded on
+  /// it afterwards applies nowhere when the batch was handed to code that records on it
+  /// (``recording(_:)``), which keeps no batch of its own to use again. (A batch its maker commits may be
+  /// filled and committed again.)
+  private(set) var isEnded = false
   /// Whether ``recording(_:)`` handed the batch to code that records on it.
   private var wasHandedOut = false
   /// Whether rules recorded now would apply nowhere.
-  private var isSealed: Bool { isCommitted && wasHandedOut }
+  private var isSealed: Bool { isEnded && wasHandedOut }
   /// Whether a late recording was reported already (once per batch).
   private var reportedLateRecording = false
 
-  /// Marks the batch committed (when a commit of it applied it).
-  func markCommitted() { isCommitted = true }
+  /// Marks the batch's use over (when a commit applied it, or a plan was made of it).
+  func markEnded() { isEnded = true }
 
-  /// Throws ``InjectionError/batchAlreadyCommitted`` when the batch was handed to a block (an imperative
-  /// block, a module's `configure`, an override's rules) and committed after it: a verb called on it later
-  /// (the block's `lets`, saved and used after the block returned) would record a rule that applies
-  /// nowhere. A plugin's throwing verbs call it before recording; the kernel's own recording methods,
-  /// which cannot throw, write a warning to standard error instead.
-  public func checkNotCommitted() throws {
-    if isSealed { throw InjectionError.batchAlreadyCommitted }
+  /// Throws ``InjectionError/batchEnded`` when the batch was handed to a block (an imperative block or dry
+  /// run, a module's `configure`, an override's rules) and committed or planned after it: a verb called on
+  /// it later (the block's `lets`, saved and used after the block returned) would record a rule that
+  /// applies nowhere. A plugin's throwing verbs call it before recording; the kernel's own recording
+  /// methods, which cannot throw, write a warning to standard error instead.
+  public func checkNotEnded() throws {
+    if isSealed { throw InjectionError.batchEnded }
   }
 
   /// Warns, once per batch, that something is being recorded on a sealed batch.
   private func noteRecording() {
     guard isSealed, !reportedLateRecording else { return }
     reportedLateRecording = true
-    Injection.writeToStandardError("DeluxeInjection: " + InjectionError.batchAlreadyCommitted.description)
+    Injection.writeToStandardError("DeluxeInjection: " + InjectionError.batchEnded.description)
   }
 
   /// Runs `record` with this batch, as code that hands a batch to its user does (an imperative block, a

@@ -40,7 +40,7 @@ extension Injection {
         InjectionPlan.UnmatchedSelection(
           selection: selection.description + (nameMissingFromClasses(of: selection, in: index) ?? ""),
           nearMisses: NearMisses.find(for: selection, in: index),
-          isMistake: selection.mustMatch && !namesAGenericClassField(selection)))
+          isMistake: selection.mustMatch && !namesAGenericClassField(selection, in: index)))
     }
 
     /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet (a
@@ -201,10 +201,15 @@ extension Injection {
       }, of: \.property)
     // A property's state is needed only to list the empty ones (dry runs, validated commits); the
     // filter runs first, as finding the committed state of a property without a slot walks the log.
-    let empty =
+    // Views are listed when a check asked for them (a scope class's), or when a rule naming their class
+    // left them empty on their own (`InjectionRules.turnOff(_:)`) while the property they follow may be
+    // injected; any other view is empty exactly when that property is, which is listed already.
+    let empty: [PropertyDescriptor] =
       isListed.map { isListed in
-        PropertyDescriptor.sortedByDescription(
-          (properties + listedViews).filter { isListed($0) && current($0) == nil })
+        let listedSet = Set(listedViews)
+        let ownViews = index.views.filter { !listedSet.contains($0) && currentLevel($0) == $0.viewDepth }
+        return PropertyDescriptor.sortedByDescription(
+          (properties + listedViews + ownViews).filter { isListed($0) && current($0) == nil })
       } ?? []
     var emptyGeneric: [GenericPropertyDeclaration] = []
     var perSpecialization: [GenericPropertyDeclaration] = []
@@ -298,7 +303,7 @@ extension Injection {
     if selection.namedProperties.count > 1 {
       for name in selection.namedProperties.sorted() {
         let part = selection.narrowed(toName: name)
-        guard index.matches(part).isEmpty, !namesAGenericClassField(part) else { continue }
+        guard index.matches(part).isEmpty, !namesAGenericClassField(part, in: index) else { continue }
         return InjectionPlan.UnmatchedSelection(
           selection: "\(selection) (the name \(name) selects nothing)",
           nearMisses: NearMisses.find(for: part, in: index, excluding: Set(index.matches(selection))), isMistake: true)
@@ -323,39 +328,43 @@ extension Injection {
     let classes = selection.namedClasses
     guard !classes.isEmpty else { return nil }
     for name in selection.namedProperties.sorted() {
-      // Declared in a named class or below it: the named classes' own (usually short) lists answer
-      // first; only an inherited property needs the list of every property with that name.
-      let known =
-        classes.contains { named in
-          index.properties(declaredInOrBelow: named).contains { $0.name == name && $0.plugin == selection.plugin }
-        }
-        || index.properties(of: selection.plugin, named: name).contains { property in
-          classes.contains {
-            isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass)
-          }
-        }
-      if !known {
+      if !isKnown(name, in: classes, of: selection.plugin, in: index) {
         return " (no property named \(name) in \(classes.map { Injection.typeName($0) }.joined(separator: ", ")))"
       }
     }
     return nil
   }
 
-  /// Whether a selection by property names alone names a marked field of a generic class, or one naming
-  /// a generic class's specialization names an associated declaration nested in a generic type: their
-  /// specializations are cataloged when used (naming a class's specialization catalogs its own fields,
-  /// not the declarations nested in it), so matching nothing now is expected.
-  private static func namesAGenericClassField(_ selection: PropertySelection) -> Bool {
-    guard !selection.namedProperties.isEmpty else { return false }
-    let genericNames: Set<String>
-    if selection.namedClasses.isEmpty {
-      genericNames = PropertyCatalog.shared.genericMarkedFieldNames()
-    } else if selection.namedClasses.contains(where: { ContextDescriptor(of: $0)?.isGeneric == true }) {
-      genericNames = PropertyCatalog.shared.genericAssociatedDeclarationNames()
-    } else {
-      return false
+  /// Whether one of `classes` has a property of `plugin` named `name` (declared in it or below it, or
+  /// inherited), whatever its type.
+  private static func isKnown(_ name: String, in classes: [AnyClass], of plugin: PluginID, in index: PropertyIndex)
+    -> Bool
+  {
+    // The named classes' own (usually short) lists answer first; only an inherited property needs the
+    // list of every property with that name.
+    classes.contains { named in
+      index.properties(declaredInOrBelow: named).contains { $0.name == name && $0.plugin == plugin }
     }
-    return selection.namedProperties.contains { genericNames.contains($0) }
+      || index.properties(of: plugin, named: name).contains { property in
+        classes.contains { isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass) }
+      }
+  }
+
+  /// Whether a selection by property names alone names a marked field of a generic class, or one naming
+  /// classes names an associated declaration nested in a generic type that those classes do not have:
+  /// their specializations are cataloged when used (naming a class's specialization catalogs its own
+  /// fields, not the declarations nested in some generic type), so matching nothing now is expected. (A
+  /// name one of the classes has, of another type, is a mistake.)
+  private static func namesAGenericClassField(_ selection: PropertySelection, in index: PropertyIndex) -> Bool {
+    guard !selection.namedProperties.isEmpty else { return false }
+    guard !selection.namedClasses.isEmpty else {
+      let genericNames = PropertyCatalog.shared.genericMarkedFieldNames()
+      return selection.namedProperties.contains { genericNames.contains($0) }
+    }
+    let declarationNames = PropertyCatalog.shared.genericAssociatedDeclarationNames()
+    return selection.namedProperties.contains { name in
+      declarationNames.contains(name) && !isKnown(name, in: selection.namedClasses, of: selection.plugin, in: index)
+    }
   }
 
   /// `injection` fitted to `property` (see ``fitted(_:to:selection:)``); otherwise the typed mismatch error.

@@ -107,7 +107,7 @@ extension Injection {
         throw error.underlying
       }
     } else {
-      rules.markCommitted()  // nothing to apply, but a rule recorded on it later would apply nowhere too
+      rules.markEnded()  // nothing to apply, but a rule recorded on it later would apply nowhere too
     }
   }
 }
