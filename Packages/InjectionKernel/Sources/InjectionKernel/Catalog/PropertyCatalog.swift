@@ -206,10 +206,18 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     guard declarationsFound.insert(descriptor.pointer).inserted else { return }
     if !descriptor.isGeneric {
       pendingDeclarations.append(descriptor)
-    } else if let name = descriptor.name {
-      // A declaration overriding `propertyName` has another name, known once a specialization is used.
-      genericDeclarationNames.insert(AssociatedNaming.propertyName(forDeclaration: String(cString: name)))
+    } else {
+      noteGenericDeclarationName(of: descriptor)
     }
+  }
+
+  /// Notes the default property name of an associated declaration nested in a generic type (out of line:
+  /// the pass's per-class check stays small enough to be inlined into its loop).
+  @inline(never)
+  private func noteGenericDeclarationName(of descriptor: ClassDescriptor) {
+    // A declaration overriding `propertyName` has another name, known once a specialization is used.
+    guard let name = descriptor.name else { return }
+    genericDeclarationNames.insert(AssociatedNaming.propertyName(forDeclaration: String(cString: name)))
   }
 
   /// The marked properties of generic classes as declared, without specializing them: value types that
