@@ -155,6 +155,9 @@ extension Player {
     // Naming a class that is not generic, before the declaration's specialization is used.
     try Injection.inject(Double?.self).declared(in: PlainNoteOwner.self).named("plainOwnersNote").value(2.5)
     #expect(PlainNoteOwner().plainOwnersNote(Double.self) == 2.5)
+    // Another specialization, once one is in use, is not "the name with another type".
+    try Injection.inject(String?.self).declared(in: PlainNoteOwner.self).named("plainOwnersNote").value("s")
+    #expect(PlainNoteOwner().plainOwnersNote(String.self) == "s")
     // A misspelt name is still a typo.
     #expect(throws: InjectionError.self) { try Injection.inject(Int?.self).named("genericLedgerNot").value(4) }
   }

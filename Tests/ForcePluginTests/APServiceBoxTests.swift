@@ -38,6 +38,13 @@ private class ShadowBase {
 private final class ShadowSub: ShadowBase {
   var secret: StorageManager?
 }
+/// A property wrapper's storage (`_secret`) shadows the name too.
+@propertyWrapper private struct Boxed<Value> {
+  var wrappedValue: Value
+}
+private final class WrappedShadowSub: ShadowBase {
+  @Boxed var secret: StorageManager? = nil
+}
 /// A `lazy var` shadows the name too (its storage field has another name).
 private final class LazyShadowSub: ShadowBase {
   lazy var secret: StorageManager? = nil
@@ -115,6 +122,9 @@ private final class SelfFillingController {
     let lazySub = LazyShadowSub()
     box.fill(lazySub)
     #expect(lazySub.baseSecret == nil)
+    let wrappedSub = WrappedShadowSub()
+    box.fill(wrappedSub)
+    #expect(wrappedSub.baseSecret == nil)
     // The base's own instances still have theirs.
     let base = box.fill(ShadowBase())
     #expect(base.injected.count == 1)

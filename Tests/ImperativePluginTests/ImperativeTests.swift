@@ -20,6 +20,10 @@ private final class KeptLetsHost {
   @Inject var label: String?
 }
 
+private final class PlannedInBlockHost {
+  @Inject var label: String?
+}
+
 private final class ReusedBatchHost {
   @Inject var label: String?
 }
@@ -203,6 +207,13 @@ private final class IncompleteModule: InjectionModule {
     #expect(throws: InjectionError.batchEnded) {
       try keptDryRun?.inject(String?.self).declared(in: KeptLetsHost.self).value("late")
     }
+    // Planning its own batch inside the block does not end it.
+    try Injection.imperative { lets in
+      lets.skipChecks()
+      _ = try Injection.plan(lets)
+      try lets.inject(String?.self).declared(in: PlannedInBlockHost.self).value("after the plan")
+    }
+    #expect(PlannedInBlockHost().label == "after the plan")
     // A batch its maker commits may be filled and committed again.
     let own = InjectionRules()
     try own.inject(String?.self).declared(in: ReusedBatchHost.self).value("first")

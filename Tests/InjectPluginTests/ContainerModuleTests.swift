@@ -92,6 +92,10 @@ private final class ShadingModule: InjectionModule {
 }
 
 private struct Badge: Sendable { let text: String }
+private final class ReAddedHost {
+  @Inject var token: Token?
+}
+
 private final class BadgeHost {
   @Inject var badge: Badge?
 }
@@ -465,7 +469,11 @@ private final class TintHost {
   }
 
   @Test func aScopeReAddingAndRemovingAProcessModuleDoesNotUnloadIt() throws {
-    let module = BadgeModule()
+    // A module of its own: one that another test's process module also injects would race with it (it
+    // made aScopeRemovingAModuleItDidNotAddDoesNotUnloadIt read this test's badge now and then).
+    let module = ClosureModule {
+      try $0.inject(Token?.self).declared(in: ReAddedHost.self).value(Token(text: "re-added"))
+    }
     try Injection.addModule(module)
     try Injection.withIsolatedInjections {
       try Injection.removeModule(module)

@@ -50,6 +50,9 @@ private final class FactoryOrderSub: FactoryOrderBase {}
     let dry = try Injection.imperativeDryRun { lets in lets.checkCompleteness(inModules: "LazyPluginTests") }
     #expect(dry.missing.contains { $0.hasPrefix("LazyPluginTests.LazySub.label: ") })
     #expect(!dry.missing.contains { $0.hasPrefix("LazyPluginTests.LazyBase.label: ") })
+    // And a check of the base class, which covers its subclasses.
+    let byBase = try Injection.imperativeDryRun { lets in lets.checkCompleteness(in: LazyBase.self) }
+    #expect(byBase.missing.contains { $0.hasPrefix("LazyPluginTests.LazySub.label: ") })
     let fresh = LazySub()
     fresh.label = LazyLabel("assigned")  // a plain stored property again
     #expect(fresh.label.text == "assigned")

@@ -43,6 +43,7 @@ extension Injection {
     try rules.recording(block)
     let scope = rules[CompletenessScope.self]
     let plan = try plan(rules, listingEmptyWhere: scope.membership())
+    rules.markEnded()  // the block's lets, kept, would record rules that apply nowhere
     return ImperativeDryRun(
       plan: plan, findings: CompletenessFindings(plan: plan, scope: scope),
       scopeMatchingNothing: scope.partsMatchingNothing())
@@ -219,7 +220,12 @@ struct CompletenessScope: RuleOptionKey {
     let declaredInScope = declaredInScope()
     return { property in
       guard property.isSubclassView else { return declaredInScope(property) }
-      if scopeClasses.contains(ObjectIdentifier(property.viewingClass)) { return true }
+      // A view of a scope class, or of one of its subclasses (a class in scope covers its subclasses).
+      if !scopeClasses.isEmpty,
+        Self.lineage(of: property.viewingClass).contains(where: { scopeClasses.contains(ObjectIdentifier($0)) })
+      {
+        return true
+      }
       guard !modulePrefixes.isEmpty else { return false }
       let viewingClass = Injection.typeName(property.viewingClass)
       return modulePrefixes.contains { viewingClass.hasPrefix($0) }

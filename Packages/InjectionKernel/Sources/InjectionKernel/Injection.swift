@@ -120,7 +120,6 @@ public enum Injection {
     throws -> InjectionPlan
   {
     let scope = InjectionScope.anyActive ? InjectionScope.current : nil
-    defer { rules.markEnded() }  // a dry run of a block's batch ends it (see InjectionRules.checkNotEnded())
     return try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: isListed, in: scope) }
   }
 

@@ -59,7 +59,7 @@ public final class InjectionRules {
     if isRecordingOnThread { throw InjectionError.commitWhileRecording }
   }
 
-  /// Whether the batch's use is over: a commit applied it, or a dry run planned it. What is recorded on
+  /// Whether the batch's use is over: a commit applied it, or a dry run is done with it. What is recorded on
   /// it afterwards applies nowhere when the batch was handed to code that records on it
   /// (``recording(_:)``), which keeps no batch of its own to use again. (A batch its maker commits may be
   /// filled and committed again.)
@@ -71,8 +71,11 @@ public final class InjectionRules {
   /// Whether a late recording was reported already (once per batch).
   private var reportedLateRecording = false
 
-  /// Marks the batch's use over (when a commit applied it, or a plan was made of it).
-  func markEnded() { isEnded = true }
+  /// Marks the batch's use over: what is recorded on it from now on applies nowhere, when it was handed to
+  /// a block (see ``checkNotEnded()``). A commit that applies it calls this; a plugin's dry-run entry point
+  /// calls it once its block has returned and the batch is planned (ImperativePlugin's
+  /// `imperativeDryRun`). A plan alone does not end a batch: a block may plan its own batch and go on.
+  public func markEnded() { isEnded = true }
 
   /// Throws ``InjectionError/batchEnded`` when the batch was handed to a block (an imperative block or dry
   /// run, a module's `configure`, an override's rules) and committed or planned after it: a verb called on

@@ -337,16 +337,24 @@ extension Injection {
 
   /// Whether one of `classes` has a property of `plugin` named `name` (declared in it or below it, or
   /// inherited), whatever its type.
-  private static func isKnown(_ name: String, in classes: [AnyClass], of plugin: PluginID, in index: PropertyIndex)
-    -> Bool
-  {
+  /// With `countingGenericDeclarations` false, the specializations of associated declarations nested in
+  /// generic types do not count (another specialization has the name with another type).
+  private static func isKnown(
+    _ name: String, in classes: [AnyClass], of plugin: PluginID, in index: PropertyIndex,
+    countingGenericDeclarations: Bool = true
+  ) -> Bool {
+    func counts(_ property: PropertyDescriptor) -> Bool {
+      property.name == name && property.plugin == plugin
+        && (countingGenericDeclarations || !isSpecializedGenericDeclaration(property))
+    }
     // The named classes' own (usually short) lists answer first; only an inherited property needs the
     // list of every property with that name.
-    classes.contains { named in
-      index.properties(declaredInOrBelow: named).contains { $0.name == name && $0.plugin == plugin }
-    }
+    return classes.contains { named in index.properties(declaredInOrBelow: named).contains(where: counts) }
       || index.properties(of: plugin, named: name).contains { property in
-        classes.contains { isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass) }
+        counts(property)
+          && classes.contains {
+            isSubclass(property.declaringClass, of: $0) || isSubclass($0, of: property.declaringClass)
+          }
       }
   }
 
@@ -363,8 +371,21 @@ extension Injection {
     }
     let declarationNames = PropertyCatalog.shared.genericAssociatedDeclarationNames()
     return selection.namedProperties.contains { name in
-      declarationNames.contains(name) && !isKnown(name, in: selection.namedClasses, of: selection.plugin, in: index)
+      declarationNames.contains(name)
+        && !isKnown(
+          name, in: selection.namedClasses, of: selection.plugin, in: index, countingGenericDeclarations: false)
     }
+  }
+
+  /// Whether `property` is an associated property declared by a class nested in a generic type (one
+  /// specialization of the declaration; others are cataloged when used). Layout relied on: the catalog
+  /// gives an associated property the negated address of its declaration class as its offset.
+  private static func isSpecializedGenericDeclaration(_ property: PropertyDescriptor) -> Bool {
+    guard property.offset < 0, let address = UnsafeRawPointer(bitPattern: UInt(bitPattern: -property.offset)) else {
+      return false
+    }
+    let declaration: AnyClass = unsafeBitCast(address, to: AnyClass.self)
+    return ContextDescriptor(of: declaration)?.isGeneric == true
   }
 
   /// `injection` fitted to `property` (see ``fitted(_:to:selection:)``); otherwise the typed mismatch error.
