@@ -38,12 +38,12 @@ private class ShadowBase {
 private final class ShadowSub: ShadowBase {
   var secret: StorageManager?
 }
-/// A property wrapper's storage (`_secret`) shadows the name too.
-@propertyWrapper private struct Boxed<Value> {
-  var wrappedValue: Value
+/// A plain field named `_secret` in a subclass is no property wrapper's storage: it shadows nothing.
+private class UnderscoreBase {
+  var secret: StorageManager?
 }
-private final class WrappedShadowSub: ShadowBase {
-  @Boxed var secret: StorageManager? = nil
+private final class UnderscoreSub: UnderscoreBase {
+  var _secret: StorageManager?
 }
 /// A `lazy var` shadows the name too (its storage field has another name).
 private final class LazyShadowSub: ShadowBase {
@@ -122,9 +122,9 @@ private final class SelfFillingController {
     let lazySub = LazyShadowSub()
     box.fill(lazySub)
     #expect(lazySub.baseSecret == nil)
-    let wrappedSub = WrappedShadowSub()
-    box.fill(wrappedSub)
-    #expect(wrappedSub.baseSecret == nil)
+    let underscoreSub = UnderscoreSub()
+    box.fill(underscoreSub)
+    #expect(underscoreSub.secret != nil)  // the base's field is filled: nothing shadows it
     // The base's own instances still have theirs.
     let base = box.fill(ShadowBase())
     #expect(base.injected.count == 1)

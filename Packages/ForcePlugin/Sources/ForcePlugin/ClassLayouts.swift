@@ -72,8 +72,9 @@ final class ClassLayouts: Sendable {
   /// name; a force rule's closure sees every field with its declaring class and decides.
   func fieldsByName(of cls: AnyClass) -> [FillableField] {
     // The most derived class that declares each name (a `lazy var`'s storage field, `$__lazy_storage_$_x`,
-    // and a property wrapper's, `_x`, count under the property's name). A computed property has no field:
-    // one that shadows a superclass's private field is not seen.
+    // counts under the property's name). A computed property has no field, and a property wrapper's
+    // storage (`_x`) cannot be told from a plain field named `_x`: such a property shadowing a superclass's
+    // private field is not seen.
     var lineage: [AnyClass] = []
     var current: AnyClass? = cls
     while let candidate = current {
@@ -83,13 +84,10 @@ final class ClassLayouts: Sendable {
     var declaredBelow: [String: Int] = [:]  // name → depth of the most derived class declaring it
     for (depth, owner): (Int, AnyClass) in lineage.enumerated() {
       for property in Injection.storedProperties(of: owner) {
-        var names = [property.name]
-        if property.name.hasPrefix(Self.lazyStoragePrefix) {
-          names = [String(property.name.dropFirst(Self.lazyStoragePrefix.count))]
-        } else if property.name.hasPrefix("_") {
-          names.append(String(property.name.dropFirst()))
-        }
-        for name in names where declaredBelow[name] == nil { declaredBelow[name] = depth }
+        let name =
+          property.name.hasPrefix(Self.lazyStoragePrefix)
+          ? String(property.name.dropFirst(Self.lazyStoragePrefix.count)) : property.name
+        if declaredBelow[name] == nil { declaredBelow[name] = depth }
       }
     }
     let depths = Dictionary(
