@@ -41,11 +41,28 @@ struct FillableField: Sendable {
 final class ClassLayouts: Sendable {
   static let shared = ClassLayouts()
 
-  private let layouts = LockedState<[ObjectIdentifier: [FillableField]]>([:])
+  private let layouts = LockedState<[ObjectIdentifier: Layout]>([:])
+
+  /// A class's fields, both ways a fill looks at them.
+  private struct Layout: Sendable {
+    /// See ``ClassLayouts/fields(of:)``.
+    let all: [FillableField]
+    /// See ``ClassLayouts/fieldsByName(of:)``.
+    let byName: [FillableField]
+  }
 
   /// Every stored field instances of `cls` have: its superclasses' first, then its own. Fields the
   /// compiler synthesizes (`$__lazy_storage_$_…`) are left out.
-  func fields(of cls: AnyClass) -> [FillableField] {
+  func fields(of cls: AnyClass) -> [FillableField] { layout(of: cls).all }
+
+  /// The fields a name reaches in instances of `cls` (``fields(of:)`` without those a subclass's field of
+  /// the same name shadows): Swift lets a subclass declare a superclass field's name only when that field
+  /// is out of its sight (`private`, or internal to another module), so the name means the subclass's
+  /// field, as a setter or key-value coding reached one property per name in the originals. For fills by
+  /// name; a force rule's closure sees every field with its declaring class and decides.
+  func fieldsByName(of cls: AnyClass) -> [FillableField] { layout(of: cls).byName }
+
+  private func layout(of cls: AnyClass) -> Layout {
     let id = ObjectIdentifier(cls)
     if let known = layouts.withLock({ $0[id] }) { return known }
     var lineage: [AnyClass] = []
@@ -54,47 +71,35 @@ final class ClassLayouts: Sendable {
       lineage.append(candidate)
       current = _getSuperclass(candidate)
     }
-    // Outside the lock: the kernel's catalog takes its own lock.
-    let fields = lineage.reversed().flatMap { owner in
-      Injection.storedProperties(of: owner).filter { !$0.name.hasPrefix("$") }.map(Self.fillable)
-    }
-    return layouts.withLock { layouts in
-      if let known = layouts[id] { return known }
-      layouts[id] = fields
-      return fields
-    }
-  }
-
-  /// The fields a name reaches in instances of `cls` (``fields(of:)`` without those a subclass's field of
-  /// the same name shadows): Swift lets a subclass declare a superclass field's name only when that field
-  /// is out of its sight (`private`, or internal to another module), so the name means the subclass's
-  /// field, as a setter or key-value coding reached one property per name in the originals. For fills by
-  /// name; a force rule's closure sees every field with its declaring class and decides.
-  func fieldsByName(of cls: AnyClass) -> [FillableField] {
+    // Outside the lock: the kernel's catalog takes its own lock. The class first, its superclasses after.
+    let stored = lineage.map { Injection.storedProperties(of: $0) }
     // The most derived class that declares each name (a `lazy var`'s storage field, `$__lazy_storage_$_x`,
     // counts under the property's name). A computed property has no field, and a property wrapper's
     // storage (`_x`) cannot be told from a plain field named `_x`: such a property shadowing a superclass's
     // private field is not seen.
-    var lineage: [AnyClass] = []
-    var current: AnyClass? = cls
-    while let candidate = current {
-      lineage.append(candidate)
-      current = _getSuperclass(candidate)
-    }
-    var declaredBelow: [String: Int] = [:]  // name → depth of the most derived class declaring it
-    for (depth, owner): (Int, AnyClass) in lineage.enumerated() {
-      for property in Injection.storedProperties(of: owner) {
+    var declaredAt: [String: Int] = [:]  // name → depth of the most derived class declaring it
+    for (depth, properties) in stored.enumerated() {
+      for property in properties {
         let name =
           property.name.hasPrefix(Self.lazyStoragePrefix)
           ? String(property.name.dropFirst(Self.lazyStoragePrefix.count)) : property.name
-        if declaredBelow[name] == nil { declaredBelow[name] = depth }
+        if declaredAt[name] == nil { declaredAt[name] = depth }
       }
     }
-    let depths = Dictionary(
-      uniqueKeysWithValues: lineage.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
-    return fields(of: cls).filter { field in
-      guard let depth = depths[ObjectIdentifier(field.property.declaringClass)] else { return true }
-      return declaredBelow[field.property.name] == depth
+    var all: [FillableField] = []
+    var byName: [FillableField] = []
+    for (depth, properties) in stored.enumerated().reversed() {  // superclasses' first
+      for property in properties where !property.name.hasPrefix("$") {
+        let field = Self.fillable(property)
+        all.append(field)
+        if declaredAt[property.name] == depth { byName.append(field) }
+      }
+    }
+    let layout = Layout(all: all, byName: byName)
+    return layouts.withLock { layouts in
+      if let known = layouts[id] { return known }
+      layouts[id] = layout
+      return layout
     }
   }
 
