@@ -106,6 +106,11 @@ private final class ImperativeHost {
         }
         #expect(throws: InjectionError.commitWhileRecording) { try Injection.forceReject { _ in true } }
         #expect(throws: InjectionError.commitWhileRecording) { try Injection.forceRejectAll() }
+        #expect(throws: InjectionError.commitWhileRecording) {
+          try ForceInjector.shared.forceInject(in: BatchHost.self) { $0.name == "gateway" ? .value(Gateway()) : .skip }
+        }
+        // An injector of one's own is no batch's business.
+        try ForceInjector().forceInject(in: BatchHost.self) { _ in .skip }
         throw Abort()
       }
     }

@@ -103,6 +103,10 @@ public final class ForceInjector: Sendable {
   ///   a configuration that is applied again and again (settings changed, a session replaced) a key, so
   ///   that reconfiguring keeps one rule. Without a key, rules accumulate; ``forceRejectAll()`` removes
   ///   them all.
+  ///
+  /// On ``shared`` it applies at once, so inside an imperative block, a module's `configure` or an
+  /// override's rules it throws `InjectionError.commitWhileRecording`, as `Injection.forceInject` does
+  /// (use the batch's `lets.forceInject`). An injector of your own is not affected by batches.
   public func forceInject(
     in classes: AnyClass..., key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
@@ -113,6 +117,7 @@ public final class ForceInjector: Sendable {
   public func forceInject(
     in classes: [AnyClass], key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
+    if self === Self.shared { try InjectionRules.checkNotRecording() }
     let rule = try Self.checkedRule(in: classes, key: key, decide: decide)
     install(.inject(rule))
   }
