@@ -68,6 +68,13 @@ private final class ListedEngineUser {
   @Inject var engine: any ListedEngine
 }
 
+/// The selection text and near misses of the `selectionMatchesNothing` error `body` throws; `nil` when it
+/// throws another error or none.
+private func unmatchedSelection(_ body: () throws -> Void) -> (selection: String, nearMisses: [String])? {
+  guard case .selectionMatchesNothing(let selection, let nearMisses) = injectionError(body) else { return nil }
+  return (selection, nearMisses)
+}
+
 /// The error `body` throws, if it is an `InjectionError`.
 private func injectionError(_ body: () throws -> Void) -> InjectionError? {
   do {
@@ -156,14 +163,10 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
       Injection.inject(Double.self).named("connectTimeout", "raedTimeout"),
       Injection.inject(Double.self).declared(in: ListedTimeouts.self).named("connectTimeout", "raedTimeout"),
     ] {
-      let error = injectionError { try selection.value(2) }
-      guard case .selectionMatchesNothing(let text, let nearMisses) = error else {
-        Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
-        continue
-      }
-      #expect(text.hasSuffix("named connectTimeout, raedTimeout (the name raedTimeout selects nothing)"))
+      let unmatched = try #require(unmatchedSelection { try selection.value(2) })
+      #expect(unmatched.selection.hasSuffix("named connectTimeout, raedTimeout (the name raedTimeout selects nothing)"))
       #expect(
-        nearMisses == [
+        unmatched.nearMisses == [
           "InjectPluginTests.ListedTimeouts.readTimeout: Swift.Double — its name is readTimeout, not raedTimeout: "
             + "select named(\"readTimeout\")"
         ])
@@ -173,42 +176,33 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
   }
 
   @Test func aClassInAListThatSelectsNothingIsAMistakeNamingIt() throws {
-    let error = injectionError {
-      try Injection.inject(Double.self).declared(in: ListedTimeouts.self, NoInjectHost.self).value(2)
-    }
-    guard case .selectionMatchesNothing(let text, _) = error else {
-      Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
-      return
-    }
-    #expect(text.hasSuffix("(nothing selected in InjectPluginTests.NoInjectHost)"))
+    let unmatched = try #require(
+      unmatchedSelection {
+        try Injection.inject(Double.self).declared(in: ListedTimeouts.self, NoInjectHost.self).value(2)
+      })
+    #expect(unmatched.selection.hasSuffix("(nothing selected in InjectPluginTests.NoInjectHost)"))
     #expect(!Injection.isInjected(ListedTimeouts.self, "readTimeout"))
   }
 
   @Test func theRightNameInAnotherClassIsANearMiss() throws {
-    let error = injectionError {
-      try Injection.inject(String.self).declared(in: ListedOther.self).named("endpoint").value("x")
-    }
-    guard case .selectionMatchesNothing(_, let nearMisses) = error else {
-      Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
-      return
-    }
+    let unmatched = try #require(
+      unmatchedSelection {
+        try Injection.inject(String.self).declared(in: ListedOther.self).named("endpoint").value("x")
+      })
     #expect(
-      nearMisses.contains(
+      unmatched.nearMisses.contains(
         "InjectPluginTests.ListedEndpoint.endpoint: Swift.String — it is declared in InjectPluginTests.ListedEndpoint, "
           + "not in InjectPluginTests.ListedOther: select declared(in: ListedEndpoint.self)"))
   }
 
   @Test func aClassOnlySelectionListsTheClassesPropertiesOfOtherTypes() throws {
-    let error = injectionError {
-      try Injection.inject(ListedHybrid.self).declared(in: ListedEngineUser.self).value(ListedHybrid())
-    }
-    guard case .selectionMatchesNothing(_, let nearMisses) = error else {
-      Issue.record("expected selectionMatchesNothing, got \(String(describing: error))")
-      return
-    }
-    #expect(nearMisses.count == 1)
-    #expect(nearMisses.first?.hasPrefix("InjectPluginTests.ListedEngineUser.engine: ") == true)
-    #expect(nearMisses.first?.contains("select (any ListedEngine).self") == true)
+    let unmatched = try #require(
+      unmatchedSelection {
+        try Injection.inject(ListedHybrid.self).declared(in: ListedEngineUser.self).value(ListedHybrid())
+      })
+    #expect(unmatched.nearMisses.count == 1)
+    #expect(unmatched.nearMisses.first?.hasPrefix("InjectPluginTests.ListedEngineUser.engine: ") == true)
+    #expect(unmatched.nearMisses.first?.contains("select (any ListedEngine).self") == true)
   }
 
   @Test func aClassWithoutMarkedPropertiesIsAMistake() throws {

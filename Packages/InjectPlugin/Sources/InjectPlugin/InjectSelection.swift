@@ -203,10 +203,9 @@ public struct InjectSelection<Value> {
   /// (``Injection/resolveAll(_:)`` would list it twice, and no property has an empty name).
   private func checkBindingName() throws {
     guard bindingName?.isEmpty == true else { return }
+    let type = Injection.metatypeExpression(of: Value.self)
     throw InjectionError.rejected(
-      property: "Injection.inject(\(Injection.metatypeExpression(of: Value.self)), named: \"\")",
-      reason:
-        "a binding name must not be empty; bind the type alone with Injection.inject(\(Injection.metatypeExpression(of: Value.self)))"
-    )
+      property: "Injection.inject(\(type), named: \"\")",
+      reason: "a binding name must not be empty; bind the type alone with Injection.inject(\(type))")
   }
 }

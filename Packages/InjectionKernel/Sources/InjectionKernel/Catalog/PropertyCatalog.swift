@@ -156,7 +156,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
           + "which is not a class")
     }
     // The offset stands for the declaration (it is no field): the declaration class's negated address,
-    // unique and never a field offset.
+    // unique and never a field offset (read back by `associatedDeclaration(of:)`).
     let property = PropertyDescriptor(
       declaringClass: owner, className: Injection.typeName(owner), name: facts.name, valueType: facts.valueType,
       plugin: facts.plugin, fieldType: facts.marker, offset: -Int(bitPattern: id), isMutable: true)
@@ -165,6 +165,15 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     associatedOrder.append(property)
     resolvedCount += 1
     return property
+  }
+
+  /// The declaration class of an associated property (its offset is the class's negated address, see
+  /// `resolveAssociated`); `nil` for a field.
+  static func associatedDeclaration(of property: PropertyDescriptor) -> AnyClass? {
+    guard property.offset < 0, let address = UnsafeRawPointer(bitPattern: UInt(bitPattern: -property.offset)) else {
+      return nil
+    }
+    return unsafeBitCast(address, to: AnyClass.self)
   }
 
   /// Whether a class whose superclass reference leads with `lead` declares an associated property

@@ -63,7 +63,7 @@ public final class InjectionRules {
   /// it afterwards applies nowhere when the batch was handed to code that records on it
   /// (``recording(_:)``), which keeps no batch of its own to use again. (A batch its maker commits may be
   /// filled and committed again.)
-  private(set) var isEnded = false
+  private var isEnded = false
   /// Whether ``recording(_:)`` handed the batch to code that records on it.
   private var wasHandedOut = false
   /// Whether rules recorded now would apply nowhere.
@@ -78,7 +78,7 @@ public final class InjectionRules {
   public func markEnded() { isEnded = true }
 
   /// Throws ``InjectionError/batchEnded`` when the batch was handed to a block (an imperative block or dry
-  /// run, a module's `configure`, an override's rules) and committed or planned after it: a verb called on
+  /// run, a module's `configure`, an override's rules) and then committed, or its dry run is over: a verb called on
   /// it later (the block's `lets`, saved and used after the block returned) would record a rule that
   /// applies nowhere. A plugin's throwing verbs call it before recording; the kernel's own recording
   /// methods, which cannot throw, write a warning to standard error instead.

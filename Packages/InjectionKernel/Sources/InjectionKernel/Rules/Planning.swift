@@ -300,23 +300,24 @@ extension Injection {
     -> InjectionPlan.UnmatchedSelection?
   {
     guard selection.mustMatch else { return nil }
+    /// The mistake of `part`, with its near misses other than what the whole selection matches.
+    func mistake(_ part: PropertySelection, _ note: String) -> InjectionPlan.UnmatchedSelection {
+      InjectionPlan.UnmatchedSelection(
+        selection: "\(selection) (\(note))",
+        nearMisses: NearMisses.find(for: part, in: index, excluding: Set(index.matches(selection))), isMistake: true)
+    }
     if selection.namedProperties.count > 1 {
       for name in selection.namedProperties.sorted() {
         let part = selection.narrowed(toName: name)
         guard index.matches(part).isEmpty, !namesAGenericClassField(part, in: index) else { continue }
-        return InjectionPlan.UnmatchedSelection(
-          selection: "\(selection) (the name \(name) selects nothing)",
-          nearMisses: NearMisses.find(for: part, in: index, excluding: Set(index.matches(selection))), isMistake: true)
+        return mistake(part, "the name \(name) selects nothing")
       }
     }
-    let classes = selection.namedClasses
-    if classes.count > 1 {
-      for cls in classes {
+    if selection.namedClasses.count > 1 {
+      for cls in selection.namedClasses {
         let part = selection.narrowed(toClass: cls)
         guard index.matches(part).isEmpty else { continue }
-        return InjectionPlan.UnmatchedSelection(
-          selection: "\(selection) (nothing selected in \(Injection.typeName(cls)))",
-          nearMisses: NearMisses.find(for: part, in: index, excluding: Set(index.matches(selection))), isMistake: true)
+        return mistake(part, "nothing selected in \(Injection.typeName(cls))")
       }
     }
     return nil
@@ -378,13 +379,9 @@ extension Injection {
   }
 
   /// Whether `property` is an associated property declared by a class nested in a generic type (one
-  /// specialization of the declaration; others are cataloged when used). Layout relied on: the catalog
-  /// gives an associated property the negated address of its declaration class as its offset.
+  /// specialization of the declaration; others are cataloged when used).
   private static func isSpecializedGenericDeclaration(_ property: PropertyDescriptor) -> Bool {
-    guard property.offset < 0, let address = UnsafeRawPointer(bitPattern: UInt(bitPattern: -property.offset)) else {
-      return false
-    }
-    let declaration: AnyClass = unsafeBitCast(address, to: AnyClass.self)
+    guard let declaration = PropertyCatalog.associatedDeclaration(of: property) else { return false }
     return ContextDescriptor(of: declaration)?.isGeneric == true
   }
 
