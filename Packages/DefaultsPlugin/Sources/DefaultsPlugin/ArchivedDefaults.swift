@@ -31,7 +31,8 @@ public struct ArchivedDefaults<Value: Codable>: MarkedPropertyWrapper {
     line: UInt = #line, column: UInt = #column
   ) {
     storage = MarkedStorage(storing: wrappedValue, fileID: fileID, line: line, column: column)
-    declaration = DefaultsDeclaration(key: key, options: options)
+    declaration = DefaultsDeclaration(
+      key: key, options: options, marker: "@ArchivedDefaults", fileID: fileID, line: line)
   }
 
   /// A property stored under its name with `options`, reading `wrappedValue` while the key is absent.
@@ -48,7 +49,8 @@ public struct ArchivedDefaults<Value: Codable>: MarkedPropertyWrapper {
     column: UInt = #column
   ) where Value == Wrapped? {
     storage = MarkedStorage(fileID: fileID, line: line, column: column)
-    declaration = DefaultsDeclaration(key: key, options: options)
+    declaration = DefaultsDeclaration(
+      key: key, options: options, marker: "@ArchivedDefaults", fileID: fileID, line: line)
   }
 
   /// An optional property stored under its name with `options`.

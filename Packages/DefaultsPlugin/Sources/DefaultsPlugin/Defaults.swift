@@ -40,7 +40,7 @@ public struct Defaults<Value>: MarkedPropertyWrapper {
     line: UInt = #line, column: UInt = #column
   ) {
     storage = MarkedStorage(storing: wrappedValue, fileID: fileID, line: line, column: column)
-    declaration = DefaultsDeclaration(key: key, options: options)
+    declaration = DefaultsDeclaration(key: key, options: options, marker: "@Defaults", fileID: fileID, line: line)
   }
 
   /// A property stored under its name with `options`, reading `wrappedValue` while the key is absent.
@@ -57,7 +57,7 @@ public struct Defaults<Value>: MarkedPropertyWrapper {
     column: UInt = #column
   ) where Value == Wrapped? {
     storage = MarkedStorage(fileID: fileID, line: line, column: column)
-    declaration = DefaultsDeclaration(key: key, options: options)
+    declaration = DefaultsDeclaration(key: key, options: options, marker: "@Defaults", fileID: fileID, line: line)
   }
 
   /// An optional property stored under its name with `options`.
@@ -123,6 +123,17 @@ public struct DefaultsDeclaration: Sendable, Hashable {
   public init(key: String?, options: DefaultsOptions) {
     self.key = key
     self.options = options
+  }
+
+  /// A declaration made by a wrapper at `fileID`:`line`; stops the program there for an empty key (no
+  /// store keeps a value under `""`: the declaration is a mistake).
+  init(key: String?, options: DefaultsOptions, marker: String, fileID: StaticString, line: UInt) {
+    if key?.isEmpty == true {
+      fatalError(
+        "\(marker)(\"\"): a key cannot be empty; name one, or leave it out to use the rule's key (the property's "
+          + "name by default)", file: fileID, line: line)
+    }
+    self.init(key: key, options: options)
   }
 }
 

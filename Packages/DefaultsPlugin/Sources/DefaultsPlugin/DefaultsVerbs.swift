@@ -10,7 +10,8 @@ extension InjectionRules {
   /// Turns every `@Defaults` and `@ArchivedDefaults` property on: reads and writes go to the store.
   ///
   /// - Parameters:
-  ///   - key: the key of each property whose declaration names none (default: the property's name).
+  ///   - key: the key of each property whose declaration names none (default: the property's name). A
+  ///     key it returns empty makes the commit throw `InjectionError.rejected` for that property.
   ///   - store: the store of each property (default: `UserDefaults.standard`), unless
   ///     ``useDefaultsStore(_:)`` overrides it.
   ///
@@ -35,8 +36,13 @@ extension InjectionRules {
   ) {
     add(to: selection, intent: "Defaults.turnOn") { property in
       guard let marker = property.markerType as? any DefaultsMarker.Type else { return nil }
-      return try marker.makeInjection(
-        for: property, ruleKey: key?(property) ?? property.name, ruleStore: store?(property))
+      let ruleKey = key?(property) ?? property.name
+      guard !ruleKey.isEmpty else {
+        throw InjectionError.rejected(
+          property: property.description,
+          reason: "the rule's key closure chose an empty key, under which no store keeps a value")
+      }
+      return try marker.makeInjection(for: property, ruleKey: ruleKey, ruleStore: store?(property))
     }
   }
 

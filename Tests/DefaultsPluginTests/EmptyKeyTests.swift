@@ -1,0 +1,52 @@
+import DefaultsPlugin
+import Foundation
+import Testing
+
+private final class ChosenKeySettings {
+  @Defaults var volume = 5
+}
+
+private final class EmptyDeclaredKeySettings {
+  @Defaults("") var volume = 5
+}
+
+private final class EmptyArchivedKeySettings {
+  @ArchivedDefaults("") var frame: WindowFrame?
+}
+
+/// No store keeps a value under `""`: an empty key is a mistake where it is written.
+@Suite struct EmptyKeyTests {
+  @Test func anEmptyKeyChosenByTheRuleIsRefusedAtTheCommit() throws {
+    let store = InMemoryDefaultsStore()
+    #expect {
+      try Injection.injectDefaults(in: ChosenKeySettings.self, key: { _ in "" }, store: { _ in store })
+    } throws: { error in
+      error as? InjectionError
+        == .rejected(
+          property: "DefaultsPluginTests.ChosenKeySettings.volume: Swift.Int",
+          reason: "the rule's key closure chose an empty key, under which no store keeps a value")
+    }
+    let property = try Injection.property(named: "volume", of: ChosenKeySettings.self)
+    #expect(!Injection.isInjected(property))  // nothing applied
+  }
+
+  @Test func anEmptyKeyInADeclarationStopsTheProgramNamingIt() async {
+    let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = EmptyDeclaredKeySettings()
+    }
+    let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        #"DefaultsPluginTests/EmptyKeyTests.swift:10: Fatal error: @Defaults(""): a key cannot be empty"#))
+  }
+
+  @Test func anEmptyKeyInAnArchivedDeclarationStopsTheProgramToo() async {
+    let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = EmptyArchivedKeySettings()
+    }
+    let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        #"DefaultsPluginTests/EmptyKeyTests.swift:14: Fatal error: @ArchivedDefaults(""): a key cannot be empty"#))
+  }
+}
