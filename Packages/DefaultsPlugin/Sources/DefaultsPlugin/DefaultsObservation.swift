@@ -31,8 +31,9 @@ extension DefaultsProjection where Value: Sendable {
   /// of the process, every write to an ``InMemoryDefaultsStore``, and on Apple platforms every
   /// `UserDefaults.didChangeNotification` (Linux's `UserDefaults` posts none, so a change made by calling
   /// `UserDefaults` directly is seen only with the next of the others). Equal successive values are
-  /// reported once. The sequence ends when the instance is deallocated or the iterating task is cancelled;
-  /// it does not keep the instance alive.
+  /// reported once. It does not keep the instance alive: the sequence ends when the iterating task is
+  /// cancelled, or at the first of those change signals after the instance is deallocated (with no
+  /// further change it waits: cancel the task when you stop observing).
   public var values: DefaultsValues<Value> { DefaultsValues(read: read, same: same) }
 }
 

@@ -47,6 +47,8 @@ public final class ServiceBox: Sendable {
   /// (OBInjector); a fill can ask for the other.
   public let policy: FillPolicy
   private let state = LockedState(State())
+  /// Held while `configureOnce` runs its `configure`: callers on other threads wait for it to finish.
+  private let configuration = RecursiveLock()
 
   /// A box registered under `name`, filling with `policy`.
   public init(name: String = "serviceBox", policy: FillPolicy = .overwrite) {
@@ -84,15 +86,20 @@ public final class ServiceBox: Sendable {
   }
 
   /// Runs `configure` the first time it is called on this box and ignores every later call (OBInjector's
-  /// `configureInjector:`); returns whether it ran. Fills before it simply find nothing registered.
+  /// `configureInjector:`); returns whether it ran. A call made while the first one's `configure` runs on
+  /// another thread waits for it to finish, so it finds the box configured (a call from inside
+  /// `configure` returns `false` at once). A `configure` that throws counts as the one run. Fills before
+  /// it simply find nothing registered.
   @discardableResult
   public func configureOnce(_ configure: (ServiceBox) throws -> Void) rethrows -> Bool {
-    let first = state.withLock { state in
-      defer { state.configured = true }
-      return !state.configured
+    try configuration.withLock {
+      let first = state.withLock { state in
+        defer { state.configured = true }
+        return !state.configured
+      }
+      if first { try configure(self) }
+      return first
     }
-    if first { try configure(self) }
-    return first
   }
 
   // MARK: Looking up

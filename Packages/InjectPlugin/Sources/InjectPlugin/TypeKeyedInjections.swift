@@ -11,11 +11,16 @@ final class TypeKeyedInjections: Sendable {
     case shared(() -> Any)
   }
 
-  private let entries = ScopedState<[ObjectIdentifier: Entry]>([:])
+  /// The entries, layered: a scope's copy keeps its own settings apart and applies them again on a newer
+  /// value beneath it, so the process's later injections for other types show through in a scope (a
+  /// child injector) that set one of its own.
+  private let entries = ScopedState(
+    Entries(),
+    layering: ScopeLayering(begin: { $0.beginningScopeCopy() }, rebase: { copy, beneath in beneath.replaying(copy) }))
 
   /// The value injected for `type`, if any; for `T?` with nothing injected for it, the value injected for `T`.
   func value<Value>(of type: Value.Type) -> Value? {
-    let entries = entries.value
+    let entries = entries.value.byType
     let entry =
       entries[ObjectIdentifier(type)]
       ?? Injection.wrappedType(ofOptional: type).flatMap { entries[ObjectIdentifier($0)] }
@@ -29,10 +34,7 @@ final class TypeKeyedInjections: Sendable {
   /// Sets or (with `nil`) removes the injection for the type `id` identifies. The replaced entry is
   /// released after the commit running on the thread, if any (its value's deinit may use the kernel).
   func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) {
-    let replaced = entries.update { entries in
-      defer { entries[id] = entry }
-      return entries[id]
-    }
+    let replaced = entries.update { $0.set(entry, forTypeWithID: id) }
     Injection.releaseAfterTheCommit(replaced as Any)
   }
 
@@ -44,6 +46,42 @@ final class TypeKeyedInjections: Sendable {
 
   /// Removes every type-keyed injection (released after the commit running on the thread, if any).
   func removeAll() {
-    entries.replace(with: [:])
+    let removed = entries.update { $0.removeAll() }
+    Injection.releaseAfterTheCommit(removed)
+  }
+
+  /// The entries by type, and in a scope's copy the scope's own changes.
+  private struct Entries: Sendable {
+    private(set) var byType: [ObjectIdentifier: Entry] = [:]
+    /// A scope's own settings (`nil`: removed) since its first change, and whether it removed everything
+    /// beneath first; `nil` in the process's value.
+    private var own: (entries: [ObjectIdentifier: Entry?], clearedBeneath: Bool)?
+
+    mutating func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) -> Entry? {
+      own?.entries[id] = .some(entry)
+      defer { byType[id] = entry }
+      return byType[id]
+    }
+
+    mutating func removeAll() -> [ObjectIdentifier: Entry] {
+      if own != nil { own = ([:], true) }
+      defer { byType = [:] }
+      return byType
+    }
+
+    func beginningScopeCopy() -> Entries {
+      var copy = self
+      copy.own = ([:], false)
+      return copy
+    }
+
+    /// This value (one beneath a scope) with the changes `copy`, the scope's copy, made of itself.
+    func replaying(_ copy: Entries) -> Entries {
+      var rebuilt = beginningScopeCopy()
+      guard let own = copy.own else { return rebuilt }
+      if own.clearedBeneath { _ = rebuilt.removeAll() }
+      for (id, entry) in own.entries { _ = rebuilt.set(entry, forTypeWithID: id) }
+      return rebuilt
+    }
   }
 }

@@ -37,8 +37,11 @@ extension InjectionRules {
   /// committed earlier by type alone (`inject(Wheel.self)…`) is kept, and so is a named binding
   /// committed earlier (`inject(Wheel.self, named: "spare")…`) for the properties with its name, while the
   /// type's other properties are built. A rule that names classes committed earlier is shadowed — turn it
-  /// on at start-up. A binding taken back after it (a module removed, a rejection) leaves its properties
-  /// empty: they are not built again. `rejectAll()` turns it off.
+  /// on at start-up. A binding that existed when it was turned on and is taken back later (its module
+  /// removed, a rejection) leaves its properties empty: they are not built again. One made after it is
+  /// taken back as rules are: `reject()` leaves its properties empty (a rejection decides that they read
+  /// nothing), removing the module that made it brings back what it shadowed — construction.
+  /// `rejectAll()` turns it off.
   public func constructUnboundTypes() {
     let state = ContainerState.shared.value
     guard !state.constructsUnboundTypes else { return }
@@ -56,7 +59,7 @@ extension InjectionRules {
       }
       return constructingInjection(type)
     }
-    onCommit { ContainerState.shared.update { $0.constructsUnboundTypes = true } }
+    onCommit { ContainerState.shared.update { $0.constructUnboundTypes() } }
   }
 }
 

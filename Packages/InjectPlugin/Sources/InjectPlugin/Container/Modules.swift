@@ -36,7 +36,9 @@ extension InjectionModule {
 
 extension Injection {
   /// Adds `module`: its rules commit as one batch (eager singletons are built then). Adding a module that
-  /// is loaded already does nothing.
+  /// is loaded already does nothing. Adding and removing modules run one at a time in the process: of
+  /// several threads adding the same module at once, one configures it, the others wait for it and do
+  /// nothing.
   ///
   /// In an override scope that has ended (a task that outlived its scope, code in an ended child
   /// injector), where commits apply nowhere, it does nothing either: `configure` is not called. A module
@@ -49,16 +51,20 @@ extension Injection {
   ///   with the factory's error as its `underlying` error.
   @discardableResult
   public static func addModule(_ module: any InjectionModule) throws -> InjectionPlan {
-    let rules = InjectionRules()
-    guard !isLoaded(module), !Injection.overrideScopeHasEnded else { return try commit(rules) }
-    rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
-    try rules.recording(module.configure)
-    let id = ObjectIdentifier(module)
-    let scope = ContainerState.shared.value.removedInherited[id] ?? Injection.overrideScopeID
-    rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }
-    let plan = try commit(rules)
+    // Checked and recorded whole, one thread at a time: two threads adding the same module must not both
+    // find it missing and configure it twice.
+    let (plan, added) = try ModuleOperations.lock.withLock {
+      let rules = InjectionRules()
+      guard !isLoaded(module), !Injection.overrideScopeHasEnded else { return (try commit(rules), false) }
+      rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
+      try rules.recording(module.configure)
+      let id = ObjectIdentifier(module)
+      let scope = ContainerState.shared.value.removedInherited[id] ?? Injection.overrideScopeID
+      rules.onCommit { ContainerState.shared.update { $0.addModule(module, addedIn: scope) } }
+      return (try commit(rules), true)
+    }
     // Ended meanwhile: its end may have come before the module was recorded in it, and unloaded nothing.
-    if Injection.overrideScopeHasEnded { module.unload() }
+    if added, Injection.overrideScopeHasEnded { module.unload() }
     return plan
   }
 
@@ -68,8 +74,18 @@ extension Injection {
   /// removal takes the module's rules back for that scope only and does not call `unload()`: the module
   /// is still loaded where it was added.
   ///
+  /// Of several threads removing the same module at once, one removes it; the others then throw
+  /// ``ResolutionError/moduleNotLoaded(_:)``.
+  ///
   /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when it is not loaded.
   public static func removeModule(_ module: any InjectionModule) throws {
+    // Checked and removed whole, one thread at a time: two threads removing the same module must not both
+    // find it loaded (the second throws `moduleNotLoaded`); `unload()` runs after, outside the lock.
+    if try ModuleOperations.lock.withLock({ try removeLoadedModule(module) }) { module.unload() }
+  }
+
+  /// Removes `module`'s rules; returns whether the calling scope added it (it is unloaded then).
+  private static func removeLoadedModule(_ module: any InjectionModule) throws -> Bool {
     let id = ObjectIdentifier(module)
     // The changes are worked out on a copy of the state, dropped at once: a copy holds every rule's
     // entry, and with it the values of rules that other threads may replace meanwhile.
@@ -84,15 +100,12 @@ extension Injection {
     let removedHere = loaded.addedIn == Injection.overrideScopeID
     rules.onCommit {
       let released = ContainerState.shared.update { state in
-        let entries = state.entries(ownedBy: id)
-        let replays = state.remove(module: id)
-        if !removedHere { state.removedInherited[id] = loaded.addedIn }
-        return (entries, replays)
+        state.removeModule(id, stillLoadedIn: removedHere ? nil : .some(loaded.addedIn))
       }
       Injection.releaseAfterTheCommit(released)
     }
     try commit(rules)
-    if removedHere { module.unload() }
+    return removedHere
   }
 
   /// Removes every loaded module of type `type` (see ``removeModule(_:)``), newest first.
@@ -106,6 +119,12 @@ extension Injection {
 
   /// The loaded modules, oldest first (as the calling task sees them).
   public static var loadedModules: [any InjectionModule] { ContainerState.shared.value.modules.map(\.module) }
+
+  /// Serializes adding and removing modules (recursive: an eager singleton built by a module's commit
+  /// may add another module).
+  private enum ModuleOperations {
+    static let lock = RecursiveLock()
+  }
 
   private static func isLoaded(_ module: any InjectionModule) -> Bool {
     loadedModules.contains { $0 === module }

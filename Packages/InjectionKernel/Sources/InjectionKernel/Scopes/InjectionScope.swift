@@ -45,7 +45,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   let parent: InjectionScope?
   private let isLive = Atomic<Bool>(true)
-  /// Guards `states`, `updateLocks`, `decisions`, `overriddenSlots`, `filled` and `purgeThreshold`;
+  /// Guards `states`, `layeredCopies`, `updateLocks`, `decisions`, `overriddenSlots`, `filled` and `purgeThreshold`;
   /// never held while plugin code runs.
   private let lock = KernelLock()
   /// Guards `rules`, whose evaluation runs plugins' builders (which may read ``ScopedState``s).
@@ -55,6 +55,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   private var updateLocks: [ObjectIdentifier: KernelLock] = [:]
   /// The scope's own copies of plugin states, by ``ScopedState`` identity.
   private var states: [ObjectIdentifier: Any] = [:]
+  /// For the copies of layered states: the state's revision each copy is up to date at (see
+  /// ``ScopedState/revisions``), and how many times the scope changed it (a copy rebuilt on a newer value
+  /// beneath is kept only if the scope did not change it meanwhile).
+  private var layeredCopies: [ObjectIdentifier: (upToDateAt: Int, changes: Int)] = [:]
   /// Reads of a state copy held by this scope or its parents, from tasks inside this scope; a fill whose
   /// factory made one keeps its value in the scope (see ``keepFilledValue(_:of:slot:)``).
   @usableFromInline let dependencyReads = Atomic<Int>(0)
@@ -131,6 +135,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
           filled = [:]
           shared = [:]
           states = [:]
+          layeredCopies = [:]
           decisions = [:]
           decisionsVersion += 1  // a decision being computed now is not cached
           overriddenSlots = []
@@ -152,6 +157,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   /// The copy of `state` that this scope or its nearest parent holds, if any; counts the read.
   func stateValue<Value>(of state: ScopedState<Value>) -> Value? {
+    if let layering = state.layering { return layeredValue(of: state, layering) }
     let id = ObjectIdentifier(state)
     var scope: InjectionScope? = self
     while let candidate = scope {
@@ -165,6 +171,58 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     return nil
   }
 
+  /// The value of a layered state as this scope sees it, if this scope or a parent changed it: the
+  /// innermost copy, rebuilt (outermost first) where a change beneath made it stale.
+  private func layeredValue<Value>(of state: ScopedState<Value>, _ layering: ScopeLayering<Value>) -> Value? {
+    let id = ObjectIdentifier(state)
+    // Read before the values beneath: a change made after it leaves what is built here stale, never
+    // marked up to date.
+    let revision = state.revisions.load(ordering: .acquiring)
+    var holders: [InjectionScope] = []
+    var scope: InjectionScope? = self
+    while let candidate = scope {
+      let (copy, upToDateAt) = candidate.lock.withLock {
+        (candidate.states[id], candidate.layeredCopies[id]?.upToDateAt)
+      }
+      if let copy {
+        // The innermost copy, up to date: nothing beneath changed since it was built.
+        if holders.isEmpty, upToDateAt == revision, let value = copy as? Value {
+          dependencyReads.add(1, ordering: .relaxed)
+          return value
+        }
+        holders.append(candidate)
+      }
+      scope = candidate.liveParent
+    }
+    guard !holders.isEmpty else { return nil }
+    dependencyReads.add(1, ordering: .relaxed)
+    var beneath: Value?
+    for holder in holders.reversed() {
+      beneath = holder.layeredCopy(of: state, layering, at: revision, beneath: { beneath ?? state.processValue })
+    }
+    return beneath
+  }
+
+  /// This scope's copy of a layered state, up to date at `revision`: rebuilt on the value `beneath`
+  /// returns when a change made since its last build left it stale.
+  private func layeredCopy<Value>(
+    of state: ScopedState<Value>, _ layering: ScopeLayering<Value>, at revision: Int, beneath: () -> Value
+  ) -> Value? {
+    let id = ObjectIdentifier(state)
+    let (stored, build) = lock.withLock { (states[id] as? Value, layeredCopies[id]) }
+    guard let stored, let build else { return nil }
+    if build.upToDateAt == revision { return stored }
+    // Outside the scope's lock: the plugin's replay may read other states.
+    let rebuilt = layering.rebase(stored, beneath())
+    lock.withLock {
+      // Kept unless the scope changed its copy meanwhile (that change is newer than this rebuild).
+      guard layeredCopies[id]?.changes == build.changes, states[id] != nil else { return }
+      states[id] = rebuilt
+      layeredCopies[id] = (revision, build.changes)
+    }
+    return rebuilt
+  }
+
   /// Changes this scope's copy of `state`, made first from `seen` (what the task saw before).
   func updateState<Value, Result>(
     of state: ScopedState<Value>, startingFrom seen: () -> Value, _ body: (inout Value) throws -> Result
@@ -176,10 +234,31 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       updateLocks[id] = created
       return created
     }
+    guard let layering = state.layering else {
+      return try updateLock.withLock {
+        var copy = lock.withLock { states[id].flatMap { $0 as? Value } } ?? seen()
+        let result = try body(&copy)
+        lock.withLock { states[id] = copy }
+        return result
+      }
+    }
     return try updateLock.withLock {
-      var copy = lock.withLock { states[id].flatMap { $0 as? Value } } ?? seen()
+      let revision = state.revisions.load(ordering: .acquiring)
+      let (stored, build) = lock.withLock { (states[id].flatMap { $0 as? Value }, layeredCopies[id]) }
+      var copy: Value
+      if let stored, let build, build.upToDateAt == revision {
+        copy = stored
+      } else {
+        let beneath = liveParent?.stateValue(of: state) ?? state.processValue
+        copy = stored.map { layering.rebase($0, beneath) } ?? layering.begin(beneath)
+      }
       let result = try body(&copy)
-      lock.withLock { states[id] = copy }
+      let after = state.revisions.add(1, ordering: .acquiringAndReleasing).newValue
+      lock.withLock {
+        states[id] = copy
+        // Up to date only if no other change came between the revision read above and this one.
+        layeredCopies[id] = (after == revision + 1 ? after : -1, (build?.changes ?? 0) + 1)
+      }
       return result
     }
   }

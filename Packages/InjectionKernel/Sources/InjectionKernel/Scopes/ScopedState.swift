@@ -19,13 +19,26 @@ import Synchronization
 /// A value created by a `.fill` factory that read a scope's copy is kept by that scope rather than by the
 /// instance, so a value built from an override never outlives the scope or reaches another task.
 /// ``Injection/snapshot()`` captures every `ScopedState`'s process value.
+///
+/// A scope's copy is a snapshot of what its task saw at the scope's first change: changes made beneath
+/// the scope afterwards (by the process, or an enclosing scope) do not reach it. A *layered* state
+/// (``init(_:layering:whenAScopeEnds:)``) keeps a scope's own changes apart instead and applies them again
+/// on what lies beneath whenever that changes — for registries that scopes add to, such as a container's
+/// bindings, where a binding the process makes later must show through in a child injector.
 public final class ScopedState<Value: Sendable>: Sendable {
   @usableFromInline let process: LockedState<Value>
   @usableFromInline let changes = Atomic<Int>(0)
+  /// How a scope's copy follows what lies beneath it, for a layered state; `nil`: a scope's copy is a
+  /// snapshot.
+  let layering: ScopeLayering<Value>?
+  /// Counts changes of the value anywhere — the process's and every scope's: a layered scope copy built
+  /// at the current count is up to date.
+  let revisions = Atomic<Int>(0)
 
   /// State whose process value starts as `initial`.
   public init(_ initial: Value) {
     process = LockedState(initial)
+    layering = nil
     ScopedStateRegistry.register(self, whenAScopeEnds: nil)
   }
 
@@ -36,6 +49,22 @@ public final class ScopedState<Value: Sendable>: Sendable {
   /// a test or a child injector added).
   public init(_ initial: Value, whenAScopeEnds scopeEnded: @escaping @Sendable (Value, ObjectIdentifier) -> Void) {
     process = LockedState(initial)
+    layering = nil
+    ScopedStateRegistry.register(self, whenAScopeEnds: scopeEnded)
+  }
+
+  /// Layered state whose process value starts as `initial`: a scope's copy is what lies beneath the
+  /// scope (its parent scope's view, or the process's value) with the scope's own changes on top, and
+  /// it follows changes made beneath it after its first change — a binding the process adds later shows
+  /// through in a child injector that bound something else before. `layering` says how a copy keeps its
+  /// own changes and how they are applied again on a newer value beneath (see ``ScopeLayering``);
+  /// `scopeEnded`, if given, is told as in ``init(_:whenAScopeEnds:)``.
+  public init(
+    _ initial: Value, layering: ScopeLayering<Value>,
+    whenAScopeEnds scopeEnded: (@Sendable (Value, ObjectIdentifier) -> Void)? = nil
+  ) {
+    process = LockedState(initial)
+    self.layering = layering
     ScopedStateRegistry.register(self, whenAScopeEnds: scopeEnded)
   }
 
@@ -65,7 +94,10 @@ public final class ScopedState<Value: Sendable>: Sendable {
     if InjectionScope.anyActive || InjectionScope.entered != nil, let scope = InjectionScope.forChanges {
       return try scope.updateState(of: self, startingFrom: { self.value }, body)
     }
-    defer { changes.add(1, ordering: .releasing) }
+    defer {
+      changes.add(1, ordering: .releasing)
+      revisions.add(1, ordering: .releasing)
+    }
     // In place: a copy would make every change copy the whole state (a batch of n rules: O(n²)).
     return try process.withLock { value in try body(&value) }
   }
@@ -109,7 +141,52 @@ public final class ScopedState<Value: Sendable>: Sendable {
       return current
     }
     changes.add(1, ordering: .releasing)
+    revisions.add(1, ordering: .releasing)
     RuleLog.shared.keepUntilUnlocked(replaced)
+  }
+}
+
+/// How the copies of a layered ``ScopedState`` keep their scope's changes apart from what lies beneath:
+/// `begin` makes a scope's copy at its first change from the value beneath it, and `rebase` makes a copy
+/// again on a newer value beneath (replaying the changes the copy recorded of itself).
+///
+/// The value itself records its own changes: `begin` marks a copy as one that records (a process value
+/// never does), each change made through the value's methods notes itself in the copy, and `rebase`
+/// applies the noted changes to the newer value. Both run outside the kernel's locks and must not use
+/// the state they belong to.
+///
+/// ```swift
+/// struct Registry: Sendable {
+///   var names: [String] = []
+///   var added: [String]? = nil  // the scope's own changes; nil in the process value
+///   mutating func add(_ name: String) {
+///     names.append(name)
+///     added?.append(name)
+///   }
+/// }
+/// static let registry = ScopedState(
+///   Registry(),
+///   layering: ScopeLayering(
+///     begin: { var copy = $0; copy.added = []; return copy },
+///     rebase: { copy, beneath in
+///       var rebuilt = beneath
+///       rebuilt.added = []
+///       for name in copy.added ?? [] { rebuilt.add(name) }
+///       return rebuilt
+///     }))
+/// ```
+public struct ScopeLayering<Value: Sendable>: Sendable {
+  /// A scope's copy at its first change, made from the value beneath the scope.
+  let begin: @Sendable (Value) -> Value
+  /// `copy`'s own changes applied to `beneath`, a newer value beneath the scope.
+  let rebase: @Sendable (_ copy: Value, _ beneath: Value) -> Value
+
+  /// Layering with the two steps (see the type's documentation).
+  public init(
+    begin: @escaping @Sendable (Value) -> Value, rebase: @escaping @Sendable (_ copy: Value, _ beneath: Value) -> Value
+  ) {
+    self.begin = begin
+    self.rebase = rebase
   }
 }
 
