@@ -27,3 +27,29 @@ private final class Checkout {
   let filled = try Injection.fill(Checkout())
   #expect(filled.gateway?.name == "process")
 }
+
+private final class LayeredCheckout {
+  var gateway = ""
+  var session = ""
+}
+
+/// A scope's force rules sit on top of the rules beneath it, those added there after the scope's own
+/// included (the shared injector's rules are layered scope state).
+@Test func forceRulesAddedBeneathAScopeAfterItsOwnStillApplyInIt() throws {
+  try Injection.withOverrides({ lets in
+    try lets.forceInject(in: LayeredCheckout.self, key: "layered.own") {
+      $0.name == "gateway" ? .value("scope") : .skip
+    }
+  }) {
+    // Beneath the scope: the process (a class no other test fills).
+    try Injection.outsideOverrides {
+      try Injection.forceInject(in: LayeredCheckout.self, key: "layered.later") {
+        $0.name == "session" ? .value("process") : .skip
+      }
+    }
+    let filled = try Injection.fill(LayeredCheckout())
+    #expect(filled.gateway == "scope")
+    #expect(filled.session == "process")
+  }
+  #expect(try Injection.fill(LayeredCheckout()).gateway == "")
+}

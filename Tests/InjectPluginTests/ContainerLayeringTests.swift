@@ -7,6 +7,12 @@ private struct LayeredPetrol: LayeredEngine { let kind: String }
 private struct LayeredElectric: LayeredEngine, Constructible { let kind = "electric" }
 private struct LayeredBadge: Sendable { let text: String }
 private struct LayeredTint: Sendable { let name: String }
+private struct LayeredLater: Sendable { let tag: String }
+
+/// A struct owner: it reads injections by type alone (type-keyed state, layered like the container's).
+private struct LayeredStructHolder {
+  @Inject var later: LayeredLater?
+}
 
 private final class LayeredModule: InjectionModule {
   let tint: String
@@ -119,6 +125,16 @@ private final class LayeredValue: Sendable {
       try Injection.inject((any LayeredEngine).self, named: "root").value(LayeredPetrol(kind: "root"))
       #expect(try chain[199].resolveAll((any LayeredEngine).self).map(\.kind) == ["root"])
       #expect(try chain[199].resolve(LayeredBadge.self).text == "199")
+    }
+  }
+
+  @Test func aStructReadInAChildSeesTypesItsParentBindsAfterTheChildBoundOneByTypeAlone() throws {
+    try Injection.withIsolatedInjections {
+      let child = try Injection.childInjector { lets in
+        try lets.inject(LayeredBadge.self).value(LayeredBadge(text: "child"))
+      }
+      try Injection.inject(LayeredLater.self).value(LayeredLater(tag: "parent"))
+      #expect(child.run { LayeredStructHolder().later?.tag } == "parent")
     }
   }
 }
