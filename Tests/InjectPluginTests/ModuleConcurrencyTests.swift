@@ -42,3 +42,45 @@ private final class RacedModule: InjectionModule {
     }
   }
 }
+
+private final class ClosableService: Sendable {
+  let closed = Counter()
+  func close() { closed.increment() }
+}
+
+private final class ServiceModule: InjectionModule {
+  let unloadSaw = LockedState<[String]>([])
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(ClosableService.self).eagerSingleton { _ in ClosableService() }
+  }
+  func unload() {
+    // Gummi Injection's modules close what they bound from their unload.
+    do {
+      try Injection.resolve(ClosableService.self).close()
+      unloadSaw.withLock { $0.append("resolved") }
+    } catch {
+      unloadSaw.withLock { $0.append("\(error)") }
+    }
+    do {
+      try Injection.removeModule(self)
+    } catch ResolutionError.moduleNotLoaded {
+      unloadSaw.withLock { $0.append("not loaded") }
+    } catch {}
+  }
+}
+
+@Suite struct ModuleUnloadTests {
+  @Test func unloadRunsWhileTheModulesRulesStillApplySoItCanCloseItsService() throws {
+    try Injection.withIsolatedInjections {
+      let module = ServiceModule()
+      try Injection.addModule(module)
+      let service = try Injection.resolve(ClosableService.self)
+      try Injection.removeModule(module)
+      #expect(service.closed.count == 1)
+      // A removal from inside unload() finds the module being removed.
+      #expect(module.unloadSaw.withLock { $0 } == ["resolved", "not loaded"])
+      #expect(throws: ResolutionError.self) { try Injection.resolve(ClosableService.self) }
+      #expect(!Injection.loadedModules.contains { $0 === module })
+    }
+  }
+}

@@ -155,6 +155,7 @@ private struct ElectricEngine: Engine, Constructible {}
 private final class Database: Sendable {
   let path: String
   init(path: String) { self.path = path }
+  func close() {}
 }
 
 private final class Garage {
@@ -187,7 +188,7 @@ private final class GameModule: InjectionModule {
   func configure(_ lets: InjectionRules) throws {
     try lets.inject(Database.self).singleton { _ in Database(path: "game.db") }
   }
-  func unload() { print("game over") }
+  func unload() { (try? Injection.resolve(Database.self))?.close() }  // its binding still applies here
 }
 
 @Suite struct ReadmeContainerExamples {

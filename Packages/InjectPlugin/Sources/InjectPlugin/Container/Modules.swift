@@ -23,7 +23,9 @@ public protocol InjectionModule: AnyObject, Sendable {
   /// Records the module's rules.
   func configure(_ lets: InjectionRules) throws
 
-  /// Called after the module's rules were removed. `Injection.restore` can bring a removed module back
+  /// Called when the module is removed: by `Injection.removeModule` before its rules are taken back (so
+  /// it can resolve what it bound, to close it), by `rejectAll()` and by the end of the override scope
+  /// that added it after they stopped applying. `Injection.restore` can bring a removed module back
   /// without calling ``configure(_:)`` (its rules come back with the snapshot), so a later removal calls
   /// this again: make it safe to repeat.
   func unload()
@@ -68,24 +70,43 @@ extension Injection {
     return plan
   }
 
-  /// Removes `module`'s rules, bringing back what they shadowed, then calls its ``InjectionModule/unload()``.
+  /// Calls `module`'s ``InjectionModule/unload()``, then removes its rules, bringing back what they
+  /// shadowed. `unload()` runs while the rules still apply, so it can resolve what the module bound — a
+  /// service to close, as Gummi Injection's modules do.
   ///
   /// Inside an override scope (a test's, a child injector's) that did not add the module itself, the
   /// removal takes the module's rules back for that scope only and does not call `unload()`: the module
   /// is still loaded where it was added.
   ///
-  /// Of several threads removing the same module at once, one removes it; the others then throw
-  /// ``ResolutionError/moduleNotLoaded(_:)``.
+  /// Of several threads removing the same module at once, one removes it (and calls `unload()` once); the
+  /// others throw ``ResolutionError/moduleNotLoaded(_:)``, as does a removal from inside its `unload()`.
   ///
   /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when it is not loaded.
   public static func removeModule(_ module: any InjectionModule) throws {
-    // Checked and removed whole, one thread at a time: two threads removing the same module must not both
-    // find it loaded (the second throws `moduleNotLoaded`); `unload()` runs after, outside the lock.
-    if try ModuleOperations.lock.withLock({ try removeLoadedModule(module) }) { module.unload() }
+    let id = ObjectIdentifier(module)
+    let scope = Injection.overrideScopeID
+    // Claimed first, under the lock: of two threads removing the same module, the second finds it claimed.
+    // `unload()` runs outside the lock (it may wait for other threads), then the removal under it.
+    let removedHere = try ModuleOperations.lock.withLock {
+      guard let loaded = loadedModule(module),
+        ModuleOperations.removals.withLock({ $0.insert(.init(id, scope)).inserted })
+      else { throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module))) }
+      return loaded.addedIn == scope
+    }
+    defer { ModuleOperations.removals.withLock { _ = $0.remove(.init(id, scope)) } }
+    if removedHere { module.unload() }
+    try ModuleOperations.lock.withLock { try removeLoadedModule(module) }
   }
 
-  /// Removes `module`'s rules; returns whether the calling scope added it (it is unloaded then).
-  private static func removeLoadedModule(_ module: any InjectionModule) throws -> Bool {
+  /// `module` as the calling task's container lists it, with the scope that added it.
+  private static func loadedModule(_ module: any InjectionModule)
+    -> (module: any InjectionModule, addedIn: ObjectIdentifier?)?
+  {
+    ContainerState.shared.value.modules.first { $0.module === module }
+  }
+
+  /// Removes `module`'s rules (for the calling scope alone if it did not add the module).
+  private static func removeLoadedModule(_ module: any InjectionModule) throws {
     let id = ObjectIdentifier(module)
     // The changes are worked out on a copy of the state, dropped at once: a copy holds every rule's
     // entry, and with it the values of rules that other threads may replace meanwhile.
@@ -105,7 +126,6 @@ extension Injection {
       Injection.releaseAfterTheCommit(released)
     }
     try commit(rules)
-    return removedHere
   }
 
   /// Removes every loaded module of type `type` (see ``removeModule(_:)``), newest first.
@@ -124,6 +144,17 @@ extension Injection {
   /// may add another module).
   private enum ModuleOperations {
     static let lock = RecursiveLock()
+    /// The modules being removed, each with the override scope removing it (`nil`: the process).
+    static let removals = LockedState(Set<Removal>())
+
+    struct Removal: Hashable {
+      let module: ObjectIdentifier
+      let scope: ObjectIdentifier?
+      init(_ module: ObjectIdentifier, _ scope: ObjectIdentifier?) {
+        self.module = module
+        self.scope = scope
+      }
+    }
   }
 
   private static func isLoaded(_ module: any InjectionModule) -> Bool {
