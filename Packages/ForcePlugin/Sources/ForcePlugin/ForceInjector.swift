@@ -73,53 +73,12 @@ public final class ForceInjector: Sendable {
   /// (`Injection.withOverrides`, InjectionTesting's traits, a child injector) apply to fills in that scope
   /// only, on top of the rules beneath it — those added beneath later included.
   private let entries = ScopedState(
-    Entries(),
-    layering: ScopeLayering(begin: { $0.beginningScopeCopy() }, rebase: { copy, beneath in beneath.replaying(copy) }))
-
-  /// The rules, and in a scope's copy the scope's own.
-  private struct Entries: Sendable {
-    private(set) var all: [Entry] = []
-    /// A scope's own rules since its first change (without those its keyed rules replaced), and whether
-    /// it removed every rule beneath first; `nil` in the process's value.
-    private var own: (added: [Entry], clearedBeneath: Bool)?
-
-    /// Adds `entry`; a keyed rule replaces the rules of its key, which are returned.
-    mutating func add(_ entry: Entry) -> [Entry] {
-      guard case .inject(let rule) = entry, let key = rule.key else {
-        all.append(entry)
-        own?.added.append(entry)
-        return []
-      }
-      let isOlder: (Entry) -> Bool = { if case .inject(let older) = $0 { older.key == key } else { false } }
-      let replaced = all.filter(isOlder)
-      all.removeAll(where: isOlder)
-      all.append(entry)
-      own?.added.removeAll(where: isOlder)
-      own?.added.append(entry)
-      return replaced
-    }
-
-    mutating func removeAll() -> [Entry] {
-      if own != nil { own = ([], true) }
-      defer { all = [] }
-      return all
-    }
-
-    func beginningScopeCopy() -> Entries {
-      var copy = self
-      copy.own = ([], false)
-      return copy
-    }
-
-    /// This value (one beneath a scope) with the rules `copy`, the scope's copy, added of its own.
-    func replaying(_ copy: Entries) -> Entries {
-      var rebuilt = beginningScopeCopy()
-      guard let own = copy.own else { return rebuilt }
-      if own.clearedBeneath { _ = rebuilt.removeAll() }
-      for entry in own.added { _ = rebuilt.add(entry) }
-      return rebuilt
-    }
-  }
+    LayeredList<Entry>(replacing: { older, newer in
+      // A keyed rule replaces the rules of its key.
+      guard case .inject(let rule) = newer, let key = rule.key, case .inject(let replaced) = older else { return false }
+      return replaced.key == key
+    }),
+    layering: LayeredList<Entry>.layering)
   /// Per filled class, the non-skip decisions for its fields under the process's rules of one version.
   private let plans = LockedState<[ObjectIdentifier: (version: Int, fields: [(FillableField, ForceDecision)])]>([:])
 
@@ -203,7 +162,7 @@ public final class ForceInjector: Sendable {
   /// subclass of it): rules scoped to classes decide only for their instances.
   public func decision(for property: ForceProperty, in filled: AnyClass) -> ForceDecision {
     guard property.isMutable, !property.isMarked else { return .skip }
-    return Self.decision(for: property, in: filled, entries: entries.value.all)
+    return Self.decision(for: property, in: filled, entries: entries.value.elements)
   }
 
   /// Builds a rule and, for a scoped one, asks it about the scope classes' fields now.
@@ -331,11 +290,11 @@ public final class ForceInjector: Sendable {
   /// The fields of `cls` some rule decides, with their decisions; cached per class until the process's
   /// rules change (never cached inside a scope that changed them).
   private func plan(for cls: AnyClass) -> [(FillableField, ForceDecision)] {
-    if entries.isOverriddenForCurrentTask { return plan(for: cls, entries: entries.value.all) }
+    if entries.isOverriddenForCurrentTask { return plan(for: cls, entries: entries.value.elements) }
     let id = ObjectIdentifier(cls)
     let version = entries.processVersion
     if let cached = plans.withLock({ $0[id] }), cached.version == version { return cached.fields }
-    let fields = plan(for: cls, entries: entries.value.all)
+    let fields = plan(for: cls, entries: entries.value.elements)
     // Plans of an older version (every class's, once the rules changed) hold values the rules no longer
     // give: they are dropped here, released outside the lock.
     let stale = plans.withLock {

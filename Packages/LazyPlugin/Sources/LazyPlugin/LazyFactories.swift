@@ -51,13 +51,13 @@ final class LazyFactories: Sendable {
   /// beneath it, so factories the process registers later show through in a scope (a child injector, a
   /// test) that registered one of its own.
   private let factories = ScopedState(
-    Factories(),
-    layering: ScopeLayering(begin: { $0.beginningScopeCopy() }, rebase: { copy, beneath in beneath.replaying(copy) }))
+    LayeredList<LazyFactory>(replacing: { older, newer in older.isReplaced(by: newer) }),
+    layering: LayeredList<LazyFactory>.layering)
 
   /// Adds factories, dropping those they replace (released after the commit running on the thread, if
   /// any: what a factory captured may use the kernel in its deinit).
   func register(_ new: [LazyFactory]) {
-    Injection.releaseAfterTheCommit(factories.update { $0.register(new) })
+    Injection.releaseAfterTheCommit(factories.update { list in new.flatMap { list.add($0) } })
   }
 
   /// Forgets every factory (`rejectLazy()`), released after the commit running on the thread, if any.
@@ -65,50 +65,8 @@ final class LazyFactories: Sendable {
     Injection.releaseAfterTheCommit(factories.update { $0.removeAll() })
   }
 
-  /// The registered factories, oldest first, and in a scope's copy the scope's own registrations.
-  private struct Factories: Sendable {
-    private(set) var all: [LazyFactory] = []
-    /// A scope's own registrations since its first change (each without those it replaced), and whether
-    /// it removed every factory beneath first; `nil` in the process's value.
-    private var own: (registered: [LazyFactory], clearedBeneath: Bool)?
-
-    /// Adds `new`, dropping the factories each one replaces; returns those.
-    mutating func register(_ new: [LazyFactory]) -> [LazyFactory] {
-      var replaced: [LazyFactory] = []
-      for factory in new {
-        replaced += all.filter { $0.isReplaced(by: factory) }
-        all.removeAll { $0.isReplaced(by: factory) }
-        all.append(factory)
-        own?.registered.removeAll { $0.isReplaced(by: factory) }
-        own?.registered.append(factory)
-      }
-      return replaced
-    }
-
-    mutating func removeAll() -> [LazyFactory] {
-      if own != nil { own = ([], true) }
-      defer { all = [] }
-      return all
-    }
-
-    func beginningScopeCopy() -> Factories {
-      var copy = self
-      copy.own = ([], false)
-      return copy
-    }
-
-    /// This value (one beneath a scope) with the registrations of `copy`, the scope's copy.
-    func replaying(_ copy: Factories) -> Factories {
-      var rebuilt = beginningScopeCopy()
-      guard let own = copy.own else { return rebuilt }
-      if own.clearedBeneath { _ = rebuilt.removeAll() }
-      _ = rebuilt.register(own.registered)
-      return rebuilt
-    }
-  }
-
   func factory(for property: PropertyDescriptor, pending: [LazyFactory] = []) -> LazyFactory? {
-    let all = factories.value.all + pending
+    let all = factories.value.elements + pending
     return all.enumerated().filter { $0.element.applies(to: property) }
       .max { ($0.element.precedence, $0.offset) < ($1.element.precedence, $1.offset) }?.element
   }

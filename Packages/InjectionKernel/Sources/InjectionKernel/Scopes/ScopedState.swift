@@ -153,7 +153,8 @@ public final class ScopedState<Value: Sendable>: Sendable {
 /// The value itself records its own changes: `begin` marks a copy as one that records (a process value
 /// never does), each change made through the value's methods notes itself in the copy, and `rebase`
 /// applies the noted changes to the newer value. Both run outside the kernel's locks and must not use
-/// the state they belong to.
+/// the state they belong to. For an ordered list of rules or factories, ``LayeredList`` and its
+/// ``LayeredList/layering`` do all this; a value of another shape does it itself:
 ///
 /// ```swift
 /// struct Registry: Sendable {
