@@ -88,6 +88,21 @@ private struct GenericCount: Sendable {
 }
 
 /// Never specialized: checked from its declaration.
+private class CheckedScreen {
+  @Inject var title: String
+}
+
+private final class CheckedPage<Item>: CheckedScreen {
+  @Inject var pageName: String
+  @Inject var items: [Item]
+}
+
+private class CheckedGenericBase<Item>: CheckedScreen {}
+
+private final class CheckedNested<Item>: CheckedGenericBase<Item> {
+  @Inject var nestedName: String
+}
+
 private final class GenericChecked<Element> {
   @Inject var count: GenericCount
   @Inject var label: String?
@@ -404,13 +419,34 @@ private final class IncompleteModule: InjectionModule {
     #expect(
       dry.emptyOptionals.contains("ImperativePluginTests.GenericChecked.label: Swift.Optional<Swift.String> (Inject)"))
     #expect(
-      dry.checkedPerSpecialization
-        == ["ImperativePluginTests.GenericChecked.element (its type depends on the generic parameters) (Inject)"])
+      dry.checkedPerSpecialization.contains(
+        "ImperativePluginTests.GenericChecked.element (its type depends on the generic parameters) (Inject)"))
     let injected = try Injection.imperativeDryRun { lets in
       lets.checkCompleteness(inModules: "ImperativePluginTests")
       try lets.inject(GenericCount.self).value(GenericCount(value: 1))
     }
     #expect(!injected.missing.contains { $0.contains("GenericChecked.count") })
+  }
+
+  @Test func aClassScopeChecksItsGenericSubclassesBeforeAnySpecialization() throws {
+    // Before, `checkCompleteness(in: Base.self)` passed while a generic subclass's property, unused so far,
+    // would stop its first read (found by review H54).
+    let missingOne = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(in: CheckedScreen.self)
+      try lets.inject(String.self).declared(in: CheckedScreen.self).named("title").value("screen")
+    }
+    #expect(missingOne.missing == ["ImperativePluginTests.CheckedPage.pageName: Swift.String (Inject)"])
+    let dry = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(in: CheckedScreen.self)
+      try lets.inject(String.self).declared(in: CheckedScreen.self).named("title").value("screen")
+      try lets.inject(String.self).named("pageName").value("page")
+    }
+    #expect(dry.missing.isEmpty)
+    #expect(
+      dry.checkedPerSpecialization
+        == ["ImperativePluginTests.CheckedPage.items (its type depends on the generic parameters) (Inject)"])
+    // A generic subclass of another generic class is checked per specialization, once one is used.
+    #expect(!dry.missing.contains { $0.contains("CheckedNested") })
   }
 
   @Test func aCompletenessScopeThatNamesNothingIsAnErrorNotACheckOfNothing() throws {

@@ -195,12 +195,14 @@ struct CompletenessScope: RuleOptionKey {
   }
 
   /// Whether the check looks at a generic class's declaration before any specialization: when the
-  /// scope is every property or names the class's module (a scope of classes checks their
-  /// specializations, which it catalogs).
+  /// scope is every property, names the class's module, or names a superclass of every specialization
+  /// (a scope class covers its subclasses; a generic scope class's own specializations are checked as
+  /// the scope names them, cataloged).
   func includes(_ declaration: GenericPropertyDeclaration) -> Bool {
     guard isEnabled else { return false }
     if classes.isEmpty && modules.isEmpty { return true }
     return modules.contains { declaration.className.hasPrefix($0 + ".") }
+      || classes.contains { declaration.declaringClassInherits(from: $0) }
   }
 
   /// Whether the check looks at a property: declared in a scope class or a subclass of one, or in a scope

@@ -25,6 +25,13 @@ public struct GenericPropertyDeclaration: Sendable, CustomStringConvertible {
   /// Whether `cls` is a specialization of the declaring generic class.
   public func isDeclared(by cls: AnyClass) -> Bool { ContextDescriptor(of: cls) == classDescriptor }
 
+  /// Whether every specialization of the declaring generic class is a subclass of `cls` (`cls` is one of
+  /// its superclasses): known before any specialization when the class's superclass does not depend on
+  /// its generic parameters (`final class Page<T>: Screen`), and `false` when it does.
+  public func declaringClassInherits(from cls: AnyClass) -> Bool {
+    ancestorsOfDeclaringClass()?.contains(ObjectIdentifier(cls)) ?? false
+  }
+
   /// Whether a selection naming `classes` can select this property in some specialization: one of them
   /// is a specialization of the declaring class or a subclass of one, or an ancestor of the declaring
   /// class. An ancestor that depends on the generic parameters cannot be known beforehand and counts.
