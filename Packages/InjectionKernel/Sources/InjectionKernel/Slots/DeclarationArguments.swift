@@ -48,7 +48,7 @@ extension InjectionSlot {
     }
   }
 
-  /// The marker's declaration arguments, once an instance of the property's class was accessed.
+  /// The marker's declaration arguments, once the property was read or written on some instance.
   public var declarationArguments: (any Sendable)? {
     let bits = declarationArgumentsAddress.load(ordering: .acquiring)
     guard bits != 0 else { return nil }
@@ -77,9 +77,10 @@ extension OriginalAccessor {
 
 extension Injection {
   /// The declaration arguments of `property`'s marker (`"ui.volume"` for `@Defaults("ui.volume")`), or
-  /// `nil` when the marker declares none or no instance of the property's class was accessed yet (they
-  /// come from an instance's wrapper; ``MarkedPropertyWrapper/property(of:_:)`` records them without a
-  /// read).
+  /// `nil` when the marker declares none or the property was not read or written on any instance yet
+  /// (they come from an instance's wrapper, taken on the property's first access — making an instance or
+  /// using its other properties is not enough; ``MarkedPropertyWrapper/property(of:_:)`` records them
+  /// without a read).
   public static func declarationArguments(of property: PropertyDescriptor) -> (any Sendable)? {
     if let arguments = SlotRegistry.shared.existingSlot(for: property)?.declarationArguments { return arguments }
     // Arguments are per declaration: a subclass's instance may have been the first accessed.
