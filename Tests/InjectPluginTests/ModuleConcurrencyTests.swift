@@ -1,3 +1,4 @@
+import Foundation
 import InjectPlugin
 import TestSupport
 import Testing
@@ -82,5 +83,45 @@ private final class ServiceModule: InjectionModule {
       #expect(throws: ResolutionError.self) { try Injection.resolve(ClosableService.self) }
       #expect(!Injection.loadedModules.contains { $0 === module })
     }
+  }
+}
+
+private struct HandedOverTool: Sendable { let source: String }
+private struct WaitingTool: Sendable { let source: String }
+
+private final class HandedOverModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(HandedOverTool.self).value(HandedOverTool(source: "handed over"))
+  }
+}
+
+/// Its `configure` has another thread add another module and waits for it (a hop to another queue).
+private final class WaitingModule: InjectionModule {
+  let other = HandedOverModule()
+  let waitedInVain = LockedState(false)
+  func configure(_ lets: InjectionRules) throws {
+    let added = DispatchSemaphore(value: 0)
+    let other = other
+    Thread {
+      _ = try? Injection.addModule(other)
+      added.signal()
+    }.start()
+    let timedOut = added.wait(timeout: .now() + 5) == .timedOut
+    waitedInVain.withLock { $0 = timedOut }
+    try lets.inject(WaitingTool.self).value(WaitingTool(source: "waiting"))
+  }
+}
+
+@Suite struct ModuleWaitTests {
+  /// Only the adds and removals of one module wait for each other (before, one process-wide lock held
+  /// across `configure` made this wait forever; found by review H53).
+  @Test func aModulesConfigureMayWaitForAnotherThreadAddingAnotherModule() throws {
+    let module = WaitingModule()
+    try Injection.addModule(module)
+    #expect(module.waitedInVain.withLock { $0 } == false)
+    #expect(try Injection.resolve(HandedOverTool.self).source == "handed over")
+    #expect(try Injection.resolve(WaitingTool.self).source == "waiting")
+    try Injection.removeModule(module.other)
+    try Injection.removeModule(module)
   }
 }

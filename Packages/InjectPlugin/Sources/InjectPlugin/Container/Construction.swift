@@ -59,7 +59,7 @@ extension InjectionRules {
       }
       return constructingInjection(type)
     }
-    onCommit { ContainerState.shared.update { $0.constructUnboundTypes() } }
+    onCommit { ContainerState.shared.update { $0.constructsUnboundTypes = true } }
   }
 }
 

@@ -1,26 +1,18 @@
 import InjectionKernel
 
-/// The container's bookkeeping beside the rules, a layered ``ScopedState`` so that override scopes,
-/// child injectors and isolated tests each keep their own changes on top of what lies beneath them
-/// (bindings and modules the process adds later show through): the registration order of bindings (for
+/// The container's bookkeeping beside the rules, a ``ScopedState`` so that override scopes, child
+/// injectors and isolated tests each keep their own: the registration order of bindings (for
 /// `resolveAll`), the rules each key has received from the app and from each module (so removing a
 /// module brings back what it shadowed), the loaded modules, and whether unbound types are built.
 struct ContainerState: Sendable {
   /// When a scope ends (a test's, a child injector's), the modules it added are unloaded: their rules
   /// ended with it.
-  static let shared = ScopedState(
-    ContainerState(),
-    layering: ScopeLayering(begin: { $0.beginningScopeCopy() }, rebase: { copy, beneath in beneath.replaying(copy) })
-  ) { state, scope in
+  static let shared = ScopedState(ContainerState()) { state, scope in
     for (module, addedIn) in state.modules where addedIn == scope { module.unload() }
   }
 
-  /// A scope's copy's own changes, oldest first, to replay on a newer value beneath the scope; `nil` in
-  /// the process's value.
-  private var ownChanges: ContainerChanges?
-
   /// Whether ``InjectionRules/constructUnboundTypes()`` is on.
-  private(set) var constructsUnboundTypes = false
+  var constructsUnboundTypes = false
   /// Binding names per value type in registration order (`""`: unnamed).
   private(set) var names: [ObjectIdentifier: [String]] = [:]
   /// The rules each key received, oldest first; at most one per owner (the app, each module).
@@ -29,67 +21,11 @@ struct ContainerState: Sendable {
   private(set) var unkeyed: [RuleEntry] = []
   /// The loaded modules, in the order they were added, each with the override scope that added it
   /// (`Injection.overrideScopeID`; `nil`: the process).
-  private(set) var modules: [(module: any InjectionModule, addedIn: ObjectIdentifier?)] = []
+  var modules: [(module: any InjectionModule, addedIn: ObjectIdentifier?)] = []
   /// Modules added outside the override scope this state belongs to and removed inside it, with the
   /// scope that added them: one added again inside keeps that origin, so its removal there does not call
   /// `unload()` on a module still loaded outside.
-  private(set) var removedInherited: [ObjectIdentifier: ObjectIdentifier?] = [:]
-
-  /// A scope's first copy, made from the value beneath it: it notes its own changes from now on.
-  func beginningScopeCopy() -> ContainerState {
-    var copy = self
-    copy.ownChanges = ContainerChanges()
-    return copy
-  }
-
-  /// This value (one beneath a scope) with the changes `copy`, the scope's copy, made of itself.
-  func replaying(_ copy: ContainerState) -> ContainerState {
-    var rebuilt = beginningScopeCopy()
-    for change in copy.ownChanges?.changes ?? [] { rebuilt.apply(change) }
-    return rebuilt
-  }
-
-  private mutating func apply(_ change: ContainerChange) {
-    switch change {
-    case .record(let entry, let key): _ = record(entry, for: key)
-    case .touch(let key, let owner): touch(key, owner: owner)
-    case .registration(let binding, let registered, _):
-      ownChanges?.note(change)
-      setRegistered(binding, registered)
-    case .removeAllRules(let scope): _ = removeAllRules(removingModulesIn: scope)
-    case .removeModule(let module, let stillLoadedIn): _ = removeModule(module, stillLoadedIn: stillLoadedIn)
-    case .addModule(let module, let addedIn): addModule(module, addedIn: addedIn)
-    case .constructUnboundTypes: constructUnboundTypes()
-    }
-  }
-
-  /// Turns on ``InjectionRules/constructUnboundTypes()``.
-  mutating func constructUnboundTypes() {
-    ownChanges?.note(.constructUnboundTypes)
-    constructsUnboundTypes = true
-  }
-
-  /// Notes that `module` was added, by the override scope `addedIn` (`nil`: the process).
-  mutating func addModule(_ module: any InjectionModule, addedIn: ObjectIdentifier?) {
-    ownChanges?.note(.addModule(module, addedIn: addedIn))
-    modules.append((module, addedIn))
-  }
-
-  /// Forgets the rules of `module` (see ``remove(module:)``) and the module itself; `stillLoadedIn` is
-  /// the scope that added it (`.some(nil)`: the process) when it stays loaded there, removed for this
-  /// scope alone. Returns the forgotten entries and the replays, to release after the commit.
-  mutating func removeModule(_ module: ObjectIdentifier, stillLoadedIn: ObjectIdentifier??) -> Any {
-    // Noted as one change: what `remove(module:)` changes on the way (names it touches) is part of it.
-    var noted = ownChanges.take()
-    defer {
-      noted?.note(.removeModule(module, stillLoadedIn: stillLoadedIn))
-      ownChanges = noted
-    }
-    let entries = entries(ownedBy: module)
-    let replays = remove(module: module)
-    if let stillLoadedIn { removedInherited[module] = stillLoadedIn }
-    return (entries, replays)
-  }
+  var removedInherited: [ObjectIdentifier: ObjectIdentifier?] = [:]
 
   /// The binding names of each bound type (`""`: the binding by type alone).
   var bindingNamesByType: [ObjectIdentifier: Set<String>] { names.mapValues(Set.init) }
@@ -115,7 +51,6 @@ struct ContainerState: Sendable {
 
   /// Notes that the rule `owner` holds for `key` was recorded again, as the newest rule.
   mutating func touch(_ key: RuleKey, owner: ObjectIdentifier?) {
-    ownChanges?.note(.touch(key, owner: owner))
     guard let index = rules[key]?.lastIndex(where: { $0.owner == owner }) else { return }
     nextSequence += 1
     rules[key]?[index].sequence = nextSequence
@@ -127,7 +62,6 @@ struct ContainerState: Sendable {
   /// Records a committed rule; returns the entry it replaces, if any (to release after the commit:
   /// see `Injection.releaseAfterTheCommit(_:)`).
   mutating func record(_ entry: RuleEntry, for key: RuleKey?) -> [RuleEntry] {
-    ownChanges?.note(.record(entry, key))
     var entry = entry
     nextSequence += 1
     entry.sequence = nextSequence
@@ -213,7 +147,6 @@ struct ContainerState: Sendable {
   mutating func removeAllRules(removingModulesIn scope: ObjectIdentifier?)
     -> (unloaded: [any InjectionModule], released: Any)
   {
-    ownChanges?.note(.removeAllRules(scope: scope))
     let released: Any = (rules, unkeyed)
     names = [:]
     rules = [:]
@@ -232,62 +165,6 @@ struct ContainerState: Sendable {
       list.removeAll { $0 == binding.name }
     }
     names[binding.type] = list.isEmpty ? nil : list
-  }
-}
-
-/// One change of the container's state, as a scope's copy notes it to make it again on a newer value
-/// beneath the scope.
-enum ContainerChange: Sendable {
-  case record(RuleEntry, RuleKey?)
-  case touch(RuleKey, owner: ObjectIdentifier?)
-  /// What a later rule of the same key and owner left of an earlier one: its place in the binding names.
-  case registration(BindingKey, registered: Bool, owner: ObjectIdentifier?)
-  case removeAllRules(scope: ObjectIdentifier?)
-  case removeModule(ObjectIdentifier, stillLoadedIn: ObjectIdentifier??)
-  case addModule(any InjectionModule, addedIn: ObjectIdentifier?)
-  case constructUnboundTypes
-}
-
-/// A scope's own changes of the container's state, oldest first. A change that makes an earlier one
-/// moot replaces it, so the list keeps no rule the scope replaced or removed (nor the values it holds):
-/// a rule recorded again for the same key and owner leaves of the earlier one only its place in the
-/// binding names, removing a module drops its rules (and the module, when the scope added it), and
-/// `rejectAll` drops every rule recorded before it.
-struct ContainerChanges: Sendable {
-  private(set) var changes: [ContainerChange] = []
-
-  mutating func note(_ change: ContainerChange) {
-    switch change {
-    case .record(let entry, let key?):
-      changes = changes.compactMap { earlier in
-        switch earlier {
-        case .record(let replaced, key) where replaced.owner == entry.owner:
-          return replaced.binding.map { .registration($0, registered: !replaced.rejects, owner: replaced.owner) }
-        case .touch(key, let owner) where owner == entry.owner: return nil
-        default: return earlier
-        }
-      }
-    case .removeModule(let module, let stillLoadedIn):
-      changes.removeAll { earlier in
-        switch earlier {
-        case .record(let entry, _): entry.owner == module
-        case .touch(_, let owner), .registration(_, _, let owner): owner == module
-        case .addModule(let added, _): stillLoadedIn == nil && ObjectIdentifier(added) == module
-        case .removeAllRules, .removeModule, .constructUnboundTypes: false
-        }
-      }
-      // Added and removed by the scope: nothing of it is left to make again.
-      if stillLoadedIn == nil { return }
-    case .removeAllRules:
-      changes.removeAll { earlier in
-        switch earlier {
-        case .record, .touch, .registration, .constructUnboundTypes: true
-        case .removeAllRules, .removeModule, .addModule: false
-        }
-      }
-    default: break
-    }
-    changes.append(change)
   }
 }
 

@@ -38,9 +38,9 @@ extension InjectionModule {
 
 extension Injection {
   /// Adds `module`: its rules commit as one batch (eager singletons are built then). Adding a module that
-  /// is loaded already does nothing. Adding and removing modules run one at a time in the process: of
-  /// several threads adding the same module at once, one configures it, the others wait for it and do
-  /// nothing.
+  /// is loaded already does nothing. The adds and removals of one module run one at a time in the
+  /// process (other modules' are not held up): of several threads adding the same module at once, one
+  /// configures it, the others wait for it and do nothing.
   ///
   /// In an override scope that has ended (a task that outlived its scope, code in an ended child
   /// injector), where commits apply nowhere, it does nothing either: `configure` is not called. A module
@@ -55,14 +55,14 @@ extension Injection {
   public static func addModule(_ module: any InjectionModule) throws -> InjectionPlan {
     // Checked and recorded whole, one thread at a time: two threads adding the same module must not both
     // find it missing and configure it twice.
-    let (plan, added) = try ModuleOperations.lock.withLock {
+    let (plan, added) = try ModuleOperations.exclusively(on: module) {
       let rules = InjectionRules()
       guard !isLoaded(module), !Injection.overrideScopeHasEnded else { return (try commit(rules), false) }
       rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
       try rules.recording(module.configure)
       let id = ObjectIdentifier(module)
       let scope = ContainerState.shared.value.removedInherited[id] ?? Injection.overrideScopeID
-      rules.onCommit { ContainerState.shared.update { $0.addModule(module, addedIn: scope) } }
+      rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }
       return (try commit(rules), true)
     }
     // Ended meanwhile: its end may have come before the module was recorded in it, and unloaded nothing.
@@ -85,17 +85,16 @@ extension Injection {
   public static func removeModule(_ module: any InjectionModule) throws {
     let id = ObjectIdentifier(module)
     let scope = Injection.overrideScopeID
-    // Claimed first, under the lock: of two threads removing the same module, the second finds it claimed.
-    // `unload()` runs outside the lock (it may wait for other threads), then the removal under it.
-    let removedHere = try ModuleOperations.lock.withLock {
+    // One thread at a time: of two threads removing the same module, the second finds it gone. A removal
+    // from inside `unload()` (the same thread) finds it being removed.
+    try ModuleOperations.exclusively(on: module) {
       guard let loaded = loadedModule(module),
         ModuleOperations.removals.withLock({ $0.insert(.init(id, scope)).inserted })
       else { throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module))) }
-      return loaded.addedIn == scope
+      defer { ModuleOperations.removals.withLock { _ = $0.remove(.init(id, scope)) } }
+      if loaded.addedIn == scope { module.unload() }
+      try removeLoadedModule(module)
     }
-    defer { ModuleOperations.removals.withLock { _ = $0.remove(.init(id, scope)) } }
-    if removedHere { module.unload() }
-    try ModuleOperations.lock.withLock { try removeLoadedModule(module) }
   }
 
   /// `module` as the calling task's container lists it, with the scope that added it.
@@ -121,7 +120,10 @@ extension Injection {
     let removedHere = loaded.addedIn == Injection.overrideScopeID
     rules.onCommit {
       let released = ContainerState.shared.update { state in
-        state.removeModule(id, stillLoadedIn: removedHere ? nil : .some(loaded.addedIn))
+        let entries = state.entries(ownedBy: id)
+        let replays = state.remove(module: id)
+        if !removedHere { state.removedInherited[id] = loaded.addedIn }
+        return (entries, replays)
       }
       Injection.releaseAfterTheCommit(released)
     }
@@ -140,10 +142,32 @@ extension Injection {
   /// The loaded modules, oldest first (as the calling task sees them).
   public static var loadedModules: [any InjectionModule] { ContainerState.shared.value.modules.map(\.module) }
 
-  /// Serializes adding and removing modules (recursive: an eager singleton built by a module's commit
-  /// may add another module).
+  /// Serializes the adds and removals of each module.
   private enum ModuleOperations {
-    static let lock = RecursiveLock()
+    /// A gate per module that some thread is adding or removing, with the number of threads using it.
+    private static let gates = LockedState<[ObjectIdentifier: (gate: RecursiveLock, users: Int)]>([:])
+
+    /// Runs `body` as the only add or removal of `module` in the process; another thread's waits for it.
+    /// Only the module's own operations wait — not another module's: `configure`, an eager singleton's
+    /// factory or a deinit may add other modules from other threads. Recursive: the same thread may come
+    /// back (a removal from the module's `unload()`).
+    static func exclusively<Result>(on module: any InjectionModule, _ body: () throws -> Result) rethrows -> Result {
+      // The caller holds `module`, so its identity names no other object while it is in `gates`.
+      let id = ObjectIdentifier(module)
+      let gate = gates.withLock { gates in
+        let entry = gates[id] ?? (RecursiveLock(), 0)
+        gates[id] = (entry.gate, entry.users + 1)
+        return entry.gate
+      }
+      defer {
+        gates.withLock { gates in
+          guard let entry = gates[id] else { return }
+          gates[id] = entry.users > 1 ? (entry.gate, entry.users - 1) : nil
+        }
+      }
+      return try gate.withLock(body)
+    }
+
     /// The modules being removed, each with the override scope removing it (`nil`: the process).
     static let removals = LockedState(Set<Removal>())
 

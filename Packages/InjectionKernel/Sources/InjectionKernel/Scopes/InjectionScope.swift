@@ -253,11 +253,17 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
         copy = stored.map { layering.rebase($0, beneath) } ?? layering.begin(beneath)
       }
       let result = try body(&copy)
-      let after = state.revisions.add(1, ordering: .acquiringAndReleasing).newValue
+      let changes = (build?.changes ?? 0) + 1
+      // Stored before the revision moves: a reader that sees the new revision sees this copy too (one that
+      // read the revision before may build on it, stamped with that older revision: stale, rebuilt later).
       lock.withLock {
         states[id] = copy
+        layeredCopies[id] = (-1, changes)
+      }
+      let after = state.revisions.add(1, ordering: .acquiringAndReleasing).newValue
+      lock.withLock {
         // Up to date only if no other change came between the revision read above and this one.
-        layeredCopies[id] = (after == revision + 1 ? after : -1, (build?.changes ?? 0) + 1)
+        if after == revision + 1, layeredCopies[id]?.changes == changes { layeredCopies[id] = (after, changes) }
       }
       return result
     }
