@@ -74,6 +74,10 @@ private protocol Coach: AnyObject, Sendable {}
 private final class HeadCoach: Coach {}
 private final class NotACoach: Sendable {}
 
+private final class FittingValueHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var coach: any Coach
+}
+
 private final class WeakMismatchHost: @unchecked Sendable {  // marked properties are atomic
   @Inject var coach: (any Coach)?
   @Inject var count: Int?
@@ -251,6 +255,22 @@ private final class CyclingHostB: @unchecked Sendable {  // marked properties on
     let coach = HeadCoach()
     try Injection.inject((any Coach)?.self).declared(in: WeakMismatchHost.self).weak(coach)
     #expect(WeakMismatchHost().coach === coach)
+  }
+
+  @Test func aValueThatFitsButIsGivenAsItsOwnTypeIsRefusedSayingWhichTypeToGive() throws {
+    // Before, the message said the property holds `any Coach` as if a HeadCoach did not fit it (review H55).
+    #expect {
+      try Injection.inject(valueOf: HeadCoach.self, anyTypeIn: FittingValueHost.self).named("coach").value(HeadCoach())
+    } throws: { error in
+      error as? InjectionError
+        == .rejected(
+          property: "InjectPluginTests.FittingValueHost.coach: InjectPluginTests.Coach",
+          reason: "a value of HeadCoach fits it, but an injection gives values of the property's own type: inject "
+            + "(any Coach).self (with InjectPlugin's inject(valueOf:anyTypeIn:), valueOf: (any Coach).self); the "
+            + "value converts where it is passed")
+    }
+    try Injection.inject(valueOf: (any Coach).self, anyTypeIn: FittingValueHost.self).named("coach").value(HeadCoach())
+    #expect(FittingValueHost().coach is HeadCoach)
   }
 
   @Test func anOptionalDeclaredWithANilInitialValueReceivesInjections() throws {

@@ -390,6 +390,18 @@ extension Injection {
     _ injection: AnyPropertyInjection, for property: PropertyDescriptor, selection: PropertySelection
   ) throws -> AnyPropertyInjection {
     guard let fitted = fitted(injection, to: property, selection: selection) else {
+      if MetadataAccess.optionalWrappedType(property.valueType) != injection.valueType,
+        Injection.isConvertible(injection.valueType, to: property.valueType) == true
+      {
+        // A subclass for its class, a conforming type for an existential: the values fit, the injection's
+        // type does not (a getter or a factory of the wrong type cannot be converted after the fact).
+        throw InjectionError.rejected(
+          property: property.description,
+          reason: "a value of \(Injection.sourceSpelling(of: injection.valueType)) fits it, but an injection gives "
+            + "values of the property's own type: inject \(Injection.metatypeExpression(of: property.valueType)) "
+            + "(with InjectPlugin's inject(valueOf:anyTypeIn:), valueOf: "
+            + "\(Injection.metatypeExpression(of: property.valueType))); the value converts where it is passed")
+      }
       throw InjectionError.typeMismatch(
         property: property.description, expected: property.valueTypeName,
         given: Injection.typeName(injection.valueType))
