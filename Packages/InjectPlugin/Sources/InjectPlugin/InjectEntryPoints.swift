@@ -24,7 +24,11 @@ extension InjectionRules {
   /// removes every loaded module: their rules are gone, so adding one again configures it anew. Modules
   /// this scope (or the process, outside scopes) added are told with ``InjectionModule/unload()`` after
   /// the commit; inside an override scope, modules added outside it are removed for the scope alone.
+  ///
+  /// In a module's `configure` it makes `Injection.addModule` throw ``ResolutionError/moduleRejectsAll(_:)``:
+  /// removing the module could not bring back what it wiped.
   public func rejectAll() {
+    if self[ModuleBeingConfigured.self] != nil { self[ModuleRejectsAll.self] = true }
     rejectAll(plugin: InjectPlugin.id)
     let unloaded = LockedState<[any InjectionModule]>([])
     onCommit {

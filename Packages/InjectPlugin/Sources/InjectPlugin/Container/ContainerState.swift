@@ -296,3 +296,8 @@ extension InjectionRules {
 enum ModuleBeingConfigured: RuleOptionKey {
   static let defaultValue: ObjectIdentifier? = nil
 }
+
+/// Whether a module's `configure` called `rejectAll()` (``Injection/addModule(_:)`` refuses it).
+enum ModuleRejectsAll: RuleOptionKey {
+  static let defaultValue = false
+}

@@ -47,7 +47,8 @@ extension Injection {
   /// whose scope ends while it is being added is unloaded at once (``InjectionModule/unload()`` may then
   /// run twice, as after a restore).
   ///
-  /// - Throws: whatever `configure` or the commit throws; nothing is added then. An eager singleton
+  /// - Throws: whatever `configure` or the commit throws, and ``ResolutionError/moduleRejectsAll(_:)`` for
+  ///   a `configure` that calls `rejectAll()`; nothing is added then. An eager singleton
   ///   whose factory throws is built after the commit: the module is loaded by then and stays (removing
   ///   it takes its rules back), its binding builds on first use, and this throws `BatchAppliedError`
   ///   with the factory's error as its `underlying` error.
@@ -60,6 +61,9 @@ extension Injection {
       guard !isLoaded(module), !Injection.overrideScopeHasEnded else { return (try commit(rules), false) }
       rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
       try rules.recording(module.configure)
+      if rules[ModuleRejectsAll.self] {
+        throw ResolutionError.moduleRejectsAll(Injection.typeName(type(of: module)))
+      }
       let id = ObjectIdentifier(module)
       let scope = ContainerState.shared.value.removedInherited[id] ?? Injection.overrideScopeID
       rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }

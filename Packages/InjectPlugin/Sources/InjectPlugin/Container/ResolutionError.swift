@@ -19,6 +19,9 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
   case missingArgument(index: Int, expected: String, given: [String])
   /// A module was removed that is not loaded.
   case moduleNotLoaded(String)
+  /// A module's `configure` called `rejectAll()`: it would wipe the app's and other modules' rules and
+  /// modules, which removing the module could not bring back.
+  case moduleRejectsAll(String)
   /// A child injector was used after ``ChildInjector/end()`` (its own, or that of the child it was made
   /// from): its rules no longer apply anywhere.
   case childInjectorEnded
@@ -44,6 +47,10 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
       return "The factory asked for argument \(index) of type \(expected); the caller passed \(passed)."
     case .moduleNotLoaded(let module):
       return "The module \(module) is not loaded."
+    case .moduleRejectsAll(let module):
+      return "The module \(module) calls rejectAll() in configure: it would wipe the app's and other modules' "
+        + "rules, which removing the module could not bring back. Reject the module's own selections instead "
+        + "(lets.inject(…).reject()), or call Injection.rejectAllInjections() outside modules."
     case .childInjectorEnded:
       return "The child injector was used after end() (its own, or that of the child injector it was made from): "
         + "its rules no longer apply. Make a new child injector."

@@ -125,3 +125,28 @@ private final class WaitingModule: InjectionModule {
     try Injection.removeModule(module)
   }
 }
+
+private struct WipedTool: Sendable { let source: String }
+
+private final class RejectAllModule: InjectionModule {
+  let unloads = Counter()
+  func configure(_ lets: InjectionRules) throws { lets.rejectAll() }
+  func unload() { unloads.increment() }
+}
+
+@Suite struct ModuleRejectAllTests {
+  /// Before, the module wiped the app's rules and other modules, and removing it brought nothing back
+  /// (review H55).
+  @Test func aModuleWhoseConfigureRejectsAllIsRefusedAndNothingIsWiped() throws {
+    try Injection.withIsolatedInjections {
+      try Injection.inject(WipedTool.self).value(WipedTool(source: "app"))
+      let module = RejectAllModule()
+      #expect(throws: ResolutionError.moduleRejectsAll("InjectPluginTests.RejectAllModule")) {
+        try Injection.addModule(module)
+      }
+      #expect(try Injection.resolve(WipedTool.self).source == "app")
+      #expect(!Injection.loadedModules.contains { $0 === module })
+      #expect(module.unloads.count == 0)
+    }
+  }
+}
