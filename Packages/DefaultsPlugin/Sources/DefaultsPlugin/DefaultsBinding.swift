@@ -102,10 +102,23 @@ protocol DefaultsMarker {
     throws -> AnyPropertyInjection
 }
 
+extension DefaultsMarker {
+  /// Refuses an associated property of a non-optional type: it has no initial value to read while its key
+  /// is absent (a stored `@Defaults` property must have one).
+  static func checkHasAValueToRead(_ property: PropertyDescriptor) throws {
+    guard property.isAssociated, !property.isOptional else { return }
+    throw InjectionError.rejected(
+      property: property.description,
+      reason: "an associated property has no initial value to read while its key is absent: declare its value "
+        + "type optional (\(Injection.sourceSpelling(of: property.valueType))?), and read nil until the key is set")
+  }
+}
+
 extension Defaults: DefaultsMarker {
   static func makeInjection(for property: PropertyDescriptor, ruleKey: String, ruleStore: (any DefaultsStore)?)
     throws -> AnyPropertyInjection
   {
+    try checkHasAValueToRead(property)
     guard let coding = DefaultsCoding.propertyList(Value.self) else {
       let type = Injection.sourceSpelling(of: Value.self)
       let archivable = Value.self is any Codable.Type
@@ -125,7 +138,8 @@ extension ArchivedDefaults: DefaultsMarker {
   static func makeInjection(for property: PropertyDescriptor, ruleKey: String, ruleStore: (any DefaultsStore)?)
     throws -> AnyPropertyInjection
   {
-    DefaultsBinding(property: property, coding: ArchivedCoding<Value>(), ruleKey: ruleKey, ruleStore: ruleStore)
+    try checkHasAValueToRead(property)
+    return DefaultsBinding(property: property, coding: ArchivedCoding<Value>(), ruleKey: ruleKey, ruleStore: ruleStore)
       .injection
   }
 }

@@ -171,6 +171,10 @@ public struct PropertyDescriptor: Hashable, Sendable, CustomStringConvertible {
   /// The plugin that owns the property, `nil` when unmarked.
   public var plugin: PluginID? { record.plugin }
 
+  /// Whether the property is an associated property (an `AssociatedProperty` declaration, usually in an
+  /// extension) rather than a stored field: it has no initial value of its own, whatever its marker.
+  public var isAssociated: Bool { PropertyCatalog.associatedDeclaration(of: self) != nil }
+
   /// Whether `type` is the declaring class or one of its subclasses.
   public func isInherited(by type: AnyClass) -> Bool { isSubclass(type, of: record.declaringClass) }
 
