@@ -47,6 +47,17 @@ enum NearMisses {
       guard reasons.count <= 2 else { continue }
       found.append((distance + reasons.count, "\(property) — " + reasons.joined(separator: "; ")))
     }
+    // The right name in a named class, owned by another plugin: the selection meant that plugin's verbs.
+    var otherPlugins: Set<PropertyDescriptor> = []
+    for cls in classes {
+      for property in index.properties(declaredInOrBelow: cls) + index.inheritedViews(from: cls)
+      where property.plugin != selection.plugin && names.contains(property.name)
+        && otherPlugins.insert(property).inserted
+      {
+        let owner = property.plugin.map { "the \($0) plugin's" } ?? "no plugin's"
+        found.append((3, "\(property) — it is \(owner) property, not the \(selection.plugin) plugin's: use its verbs"))
+      }
+    }
     return found.sorted { ($0.distance, $0.text) < ($1.distance, $1.text) }.prefix(5).map(\.text)
   }
 
