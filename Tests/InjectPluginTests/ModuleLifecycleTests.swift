@@ -150,3 +150,91 @@ private final class RejectAllModule: InjectionModule {
     }
   }
 }
+
+private struct HopTool: Sendable { let source: String }
+
+/// Its `unload()` hands work to another thread that removes the same module (a second "log out").
+private final class HoppingModule: InjectionModule {
+  let secondRemoval = LockedState<String?>(nil)
+  let unloads = Counter()
+  func configure(_ lets: InjectionRules) throws { try lets.inject(HopTool.self).value(HopTool(source: "hop")) }
+  func unload() {
+    unloads.increment()
+    let done = DispatchSemaphore(value: 0)
+    Thread { [self] in
+      do {
+        try Injection.removeModule(self)
+        secondRemoval.withLock { $0 = "removed" }
+      } catch {
+        secondRemoval.withLock { $0 = "\(error)" }
+      }
+      done.signal()
+    }.start()
+    if done.wait(timeout: .now() + 5) == .timedOut { secondRemoval.withLock { $0 = "timed out" } }
+  }
+}
+
+private struct SlowUnloadTool: Sendable { let source: String }
+
+private final class SlowUnloadModule: InjectionModule {
+  let unloads = Counter()
+  let inUnload = DispatchSemaphore(value: 0)
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(SlowUnloadTool.self).value(SlowUnloadTool(source: "slow"))
+  }
+  func unload() {
+    unloads.increment()
+    inUnload.signal()
+    usleep(200_000)
+  }
+}
+
+@Suite struct ModuleRemovalRaceTests {
+  /// No lock is held while `unload()` runs (review H56: with a per-module lock, this hung).
+  @Test func anUnloadWaitingForAnotherThreadRemovingTheSameModuleFinishes() throws {
+    let module = HoppingModule()
+    try Injection.addModule(module)
+    try Injection.removeModule(module)
+    #expect(module.secondRemoval.withLock { $0 } == "The module InjectPluginTests.HoppingModule is not loaded.")
+    #expect(module.unloads.count == 1)
+    #expect(!Injection.loadedModules.contains { $0 === module })
+  }
+
+  /// Before, `unload()` ran and then the removal threw, leaving the module loaded with its service closed.
+  @Test func aRemovalInsideABatchThrowsBeforeUnloading() throws {
+    try Injection.withIsolatedInjections {
+      let module = SlowUnloadModule()
+      try Injection.addModule(module)
+      #expect(throws: InjectionError.commitWhileRecording) {
+        try Injection.withOverrides({ _ in try Injection.removeModule(module) }) {}
+      }
+      #expect(module.unloads.count == 0)
+      #expect(Injection.loadedModules.contains { $0 === module })
+    }
+  }
+
+  /// `rejectAll` meeting a removal in progress leaves the unload to that removal, which then succeeds.
+  @Test func rejectAllDuringARemovalUnloadsTheModuleOnce() throws {
+    let child = try Injection.childInjector { _ in }
+    defer { child.end() }
+    let module = SlowUnloadModule()
+    try child.run { _ = try Injection.addModule(module) }
+    let removal = LockedState<String?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+      do {
+        try child.run { try Injection.removeModule(module) }
+        removal.withLock { $0 = "removed" }
+      } catch {
+        removal.withLock { $0 = "\(error)" }
+      }
+      finished.signal()
+    }.start()
+    module.inUnload.wait()
+    _ = try child.run { try Injection.rejectAllInjections() }
+    #expect(finished.wait(timeout: .now() + 5) == .success)
+    #expect(removal.withLock { $0 } == "removed")
+    #expect(module.unloads.count == 1)
+    #expect(!child.run { Injection.loadedModules.contains { $0 === module } })
+  }
+}

@@ -39,7 +39,8 @@ extension InjectionRules {
       unloaded.withLock { $0 = removed.unloaded }
     }
     afterCommit {
-      for module in unloaded.withLock({ $0 }) { module.unload() }
+      // A module another thread is removing is unloaded by that removal, once.
+      for module in unloaded.withLock({ $0 }) where !ModuleClaim.isBeingRemoved(module) { module.unload() }
     }
   }
 }

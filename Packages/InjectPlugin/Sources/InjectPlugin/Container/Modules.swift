@@ -38,9 +38,9 @@ extension InjectionModule {
 
 extension Injection {
   /// Adds `module`: its rules commit as one batch (eager singletons are built then). Adding a module that
-  /// is loaded already does nothing. The adds and removals of one module run one at a time in the
-  /// process (other modules' are not held up): of several threads adding the same module at once, one
-  /// configures it, the others wait for it and do nothing.
+  /// is loaded already, or that another thread is adding meanwhile, does nothing: of several threads
+  /// adding the same module at once, one configures it (the others return at once, possibly before its
+  /// rules apply).
   ///
   /// In an override scope that has ended (a task that outlived its scope, code in an ended child
   /// injector), where commits apply nowhere, it does nothing either: `configure` is not called. A module
@@ -54,23 +54,21 @@ extension Injection {
   ///   with the factory's error as its `underlying` error.
   @discardableResult
   public static func addModule(_ module: any InjectionModule) throws -> InjectionPlan {
-    // Checked and recorded whole, one thread at a time: two threads adding the same module must not both
-    // find it missing and configure it twice.
-    let (plan, added) = try ModuleOperations.exclusively(on: module) {
-      let rules = InjectionRules()
-      guard !isLoaded(module), !Injection.overrideScopeHasEnded else { return (try commit(rules), false) }
-      rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
-      try rules.recording(module.configure)
-      if rules[ModuleRejectsAll.self] {
-        throw ResolutionError.moduleRejectsAll(Injection.typeName(type(of: module)))
-      }
-      let id = ObjectIdentifier(module)
-      let scope = ContainerState.shared.value.removedInherited[id] ?? Injection.overrideScopeID
-      rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }
-      return (try commit(rules), true)
+    let rules = InjectionRules()
+    // Claimed, not locked: no lock is held while `configure`, the commit and eager singletons run.
+    guard !isLoaded(module), !Injection.overrideScopeHasEnded, let claim = ModuleClaim(.adding, module) else {
+      return try commit(rules)
     }
+    defer { claim.release() }
+    rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
+    try rules.recording(module.configure)
+    if rules[ModuleRejectsAll.self] { throw ResolutionError.moduleRejectsAll(Injection.typeName(type(of: module))) }
+    let id = ObjectIdentifier(module)
+    let scope = ContainerState.shared.value.removedInherited[id] ?? Injection.overrideScopeID
+    rules.onCommit { ContainerState.shared.update { $0.modules.append((module, scope)) } }
+    let plan = try commit(rules)
     // Ended meanwhile: its end may have come before the module was recorded in it, and unloaded nothing.
-    if added, Injection.overrideScopeHasEnded { module.unload() }
+    if Injection.overrideScopeHasEnded { module.unload() }
     return plan
   }
 
@@ -83,22 +81,22 @@ extension Injection {
   /// is still loaded where it was added.
   ///
   /// Of several threads removing the same module at once, one removes it (and calls `unload()` once); the
-  /// others throw ``ResolutionError/moduleNotLoaded(_:)``, as does a removal from inside its `unload()`.
+  /// others throw ``ResolutionError/moduleNotLoaded(_:)`` at once, as does a removal from inside its
+  /// `unload()`. No lock is held while `unload()` runs.
   ///
-  /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when it is not loaded.
+  /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when it is not loaded;
+  ///   `InjectionError.commitWhileRecording` inside a batch being recorded (nothing is called then).
   public static func removeModule(_ module: any InjectionModule) throws {
-    let id = ObjectIdentifier(module)
-    let scope = Injection.overrideScopeID
-    // One thread at a time: of two threads removing the same module, the second finds it gone. A removal
-    // from inside `unload()` (the same thread) finds it being removed.
-    try ModuleOperations.exclusively(on: module) {
-      guard let loaded = loadedModule(module),
-        ModuleOperations.removals.withLock({ $0.insert(.init(id, scope)).inserted })
-      else { throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module))) }
-      defer { ModuleOperations.removals.withLock { _ = $0.remove(.init(id, scope)) } }
-      if loaded.addedIn == scope { module.unload() }
-      try removeLoadedModule(module)
+    try InjectionRules.checkNotRecording()
+    guard let loaded = loadedModule(module), let claim = ModuleClaim(.removing, module) else {
+      throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
     }
+    defer { claim.release() }
+    let removedHere = loaded.addedIn == Injection.overrideScopeID
+    if removedHere { module.unload() }
+    // Removed meanwhile by `rejectAll()` (which leaves the unload to this removal): nothing left to do.
+    guard loadedModule(module) != nil else { return }
+    try removeLoadedModule(module)
   }
 
   /// `module` as the calling task's container lists it, with the scope that added it.
@@ -146,46 +144,40 @@ extension Injection {
   /// The loaded modules, oldest first (as the calling task sees them).
   public static var loadedModules: [any InjectionModule] { ContainerState.shared.value.modules.map(\.module) }
 
-  /// Serializes the adds and removals of each module.
-  private enum ModuleOperations {
-    /// A gate per module that some thread is adding or removing, with the number of threads using it.
-    private static let gates = LockedState<[ObjectIdentifier: (gate: RecursiveLock, users: Int)]>([:])
-
-    /// Runs `body` as the only add or removal of `module` in the process; another thread's waits for it.
-    /// Only the module's own operations wait — not another module's: `configure`, an eager singleton's
-    /// factory or a deinit may add other modules from other threads. Recursive: the same thread may come
-    /// back (a removal from the module's `unload()`).
-    static func exclusively<Result>(on module: any InjectionModule, _ body: () throws -> Result) rethrows -> Result {
-      // The caller holds `module`, so its identity names no other object while it is in `gates`.
-      let id = ObjectIdentifier(module)
-      let gate = gates.withLock { gates in
-        let entry = gates[id] ?? (RecursiveLock(), 0)
-        gates[id] = (entry.gate, entry.users + 1)
-        return entry.gate
-      }
-      defer {
-        gates.withLock { gates in
-          guard let entry = gates[id] else { return }
-          gates[id] = entry.users > 1 ? (entry.gate, entry.users - 1) : nil
-        }
-      }
-      return try gate.withLock(body)
-    }
-
-    /// The modules being removed, each with the override scope removing it (`nil`: the process).
-    static let removals = LockedState(Set<Removal>())
-
-    struct Removal: Hashable {
-      let module: ObjectIdentifier
-      let scope: ObjectIdentifier?
-      init(_ module: ObjectIdentifier, _ scope: ObjectIdentifier?) {
-        self.module = module
-        self.scope = scope
-      }
-    }
-  }
-
   private static func isLoaded(_ module: any InjectionModule) -> Bool {
     loadedModules.contains { $0 === module }
   }
+}
+
+/// A module being added or removed by the calling scope (``Injection/overrideScopeID``): claimed by one
+/// thread at a time, so that two threads adding (or removing) the same module do not both configure (or
+/// unload) it. A claim is held while user code runs (`configure`, eager singletons, `unload()`), but no
+/// lock is: a thread that finds the module claimed returns or throws at once, never waits.
+final class ModuleClaim: Sendable {
+  enum Kind: Sendable { case adding, removing }
+
+  private struct Key: Hashable {
+    let kind: Kind
+    let module: ObjectIdentifier
+    let scope: ObjectIdentifier?
+  }
+
+  private static let claimed = LockedState(Set<Key>())
+
+  private let key: Key
+
+  /// A claim of `module` for `kind` by the calling scope, or `nil` when another thread holds one.
+  /// The caller holds `module`, so its identity names no other object while claimed.
+  init?(_ kind: Kind, _ module: any InjectionModule) {
+    key = Key(kind: kind, module: ObjectIdentifier(module), scope: Injection.overrideScopeID)
+    guard Self.claimed.withLock({ $0.insert(key).inserted }) else { return nil }
+  }
+
+  /// Whether a thread is removing `module` in the calling scope (its `unload()` is the remover's).
+  static func isBeingRemoved(_ module: any InjectionModule) -> Bool {
+    let key = Key(kind: .removing, module: ObjectIdentifier(module), scope: Injection.overrideScopeID)
+    return claimed.withLock { $0.contains(key) }
+  }
+
+  func release() { _ = Self.claimed.withLock { $0.remove(key) } }
 }

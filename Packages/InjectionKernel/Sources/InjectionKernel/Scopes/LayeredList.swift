@@ -52,10 +52,15 @@ public struct LayeredList<Element: Sendable>: Sendable {
       },
       rebase: { copy, beneath in
         var rebuilt = beneath
-        rebuilt.own = ([], false)
+        rebuilt.own = copy.own.map { ($0.added, $0.clearedBeneath) } ?? ([], false)
         guard let own = copy.own else { return rebuilt }
-        if own.clearedBeneath { rebuilt.removeAll() }
-        for element in own.added { rebuilt.add(element) }
+        // As if each own element were added again in turn, in one pass: no own element replaces an
+        // earlier one (`add` dropped those), so the elements beneath that none replaces come first, then
+        // the scope's own.
+        let kept =
+          own.clearedBeneath
+          ? [] : beneath.elements.filter { older in !own.added.contains { copy.isReplaced(older, $0) } }
+        rebuilt.elements = kept + own.added
         return rebuilt
       })
   }

@@ -8,8 +8,9 @@
 
 /// A recursive mutual-exclusion lock (a `pthread_mutex_t` of the recursive kind): for an operation that
 /// must run whole, one thread at a time, while it runs user code that may start the same operation again
-/// on its own thread — InjectPlugin adds and removes modules under one, and a module's eager singleton
-/// may add another. A thread that already holds it enters again; others wait.
+/// on its own thread — ForcePlugin's `ServiceBox.configureOnce` holds one while its `configure` runs, and
+/// a call from inside that `configure` must not wait for itself. A thread that already holds it enters
+/// again; others wait (so the user code must not wait for another thread that takes the same lock).
 ///
 /// ```swift
 /// let registration = RecursiveLock()
