@@ -36,11 +36,12 @@ extension InjectionRules {
       let scope = Injection.overrideScopeID
       let removed = ContainerState.shared.update { $0.removeAllRules(removingModulesIn: scope) }
       Injection.releaseAfterTheCommit(removed.released)
-      unloaded.withLock { $0 = removed.unloaded }
+      // Decided as the modules go: one another thread is removing (claimed, then checked again) is unloaded
+      // by that removal, once; one it has not claimed yet it will find gone.
+      unloaded.withLock { $0 = removed.unloaded.filter { !ModuleClaim.isBeingRemoved($0) } }
     }
     afterCommit {
-      // A module another thread is removing is unloaded by that removal, once.
-      for module in unloaded.withLock({ $0 }) where !ModuleClaim.isBeingRemoved(module) { module.unload() }
+      for module in unloaded.withLock({ $0 }) { module.unload() }
     }
   }
 }

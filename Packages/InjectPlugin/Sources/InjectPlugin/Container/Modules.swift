@@ -60,6 +60,8 @@ extension Injection {
       return try commit(rules)
     }
     defer { claim.release() }
+    // Checked again under the claim: another thread may have added it between the check and the claim.
+    guard !isLoaded(module) else { return try commit(rules) }
     rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
     try rules.recording(module.configure)
     if rules[ModuleRejectsAll.self] { throw ResolutionError.moduleRejectsAll(Injection.typeName(type(of: module))) }
@@ -88,10 +90,15 @@ extension Injection {
   ///   `InjectionError.commitWhileRecording` inside a batch being recorded (nothing is called then).
   public static func removeModule(_ module: any InjectionModule) throws {
     try InjectionRules.checkNotRecording()
-    guard let loaded = loadedModule(module), let claim = ModuleClaim(.removing, module) else {
+    guard loadedModule(module) != nil, let claim = ModuleClaim(.removing, module) else {
       throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
     }
     defer { claim.release() }
+    // Checked again under the claim: another removal, or `rejectAll`, may have removed it (and unloaded it)
+    // between the check and the claim.
+    guard let loaded = loadedModule(module) else {
+      throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
+    }
     let removedHere = loaded.addedIn == Injection.overrideScopeID
     if removedHere { module.unload() }
     // Removed meanwhile by `rejectAll()` (which leaves the unload to this removal): nothing left to do.
