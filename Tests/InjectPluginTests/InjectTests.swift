@@ -74,6 +74,9 @@ private protocol Coach: AnyObject, Sendable {}
 private final class HeadCoach: Coach {}
 private final class NotACoach: Sendable {}
 
+/// Only `anOverrideByAConcreteTypeThatReachesNoPropertyNamesTheDeclaredTypeItsValuesFit` binds it.
+private final class FittingCoach: Coach {}
+
 private final class FittingValueHost: @unchecked Sendable {  // marked properties are atomic
   @Inject var coach: any Coach
 }
@@ -271,6 +274,22 @@ private final class CyclingHostB: @unchecked Sendable {  // marked properties on
     }
     try Injection.inject(valueOf: (any Coach).self, anyTypeIn: FittingValueHost.self).named("coach").value(HeadCoach())
     #expect(FittingValueHost().coach is HeadCoach)
+  }
+
+  @Test func anOverrideByAConcreteTypeThatReachesNoPropertyNamesTheDeclaredTypeItsValuesFit() throws {
+    // A test overriding `any Coach` with its mock's type silently ran against the real one (reviews H55, H57).
+    #expect {
+      try Injection.withOverrides({ lets in try lets.inject(FittingCoach.self).value(FittingCoach()) }) {}
+    } throws: { error in
+      guard case InjectionError.selectionMatchesNothing(_, let nearMisses) = error else { return false }
+      return nearMisses.contains(
+        "InjectPluginTests.FittingValueHost.coach: InjectPluginTests.Coach — its type is any Coach, which "
+          + "FittingCoach values fit: select (any Coach).self")
+    }
+    // Outside scopes it stays a binding for resolve.
+    let bound = FittingCoach()
+    try Injection.inject(FittingCoach.self).value(bound)
+    #expect(try Injection.resolve(FittingCoach.self) === bound)
   }
 
   @Test func anOptionalDeclaredWithANilInitialValueReceivesInjections() throws {

@@ -61,6 +61,25 @@ enum NearMisses {
     return found.sorted { ($0.distance, $0.text) < ($1.distance, $1.text) }.prefix(5).map(\.text)
   }
 
+  /// For a selection by type alone that matched nothing: at most five of its plugin's properties declared
+  /// with a type its values fit — a protocol the type conforms to, a superclass (or an optional of one) —
+  /// which the rule most likely meant (`MockNetworkClient` for `any NetworkClient`).
+  static func declaredTypesTheValuesFit(for selection: PropertySelection, in index: PropertyIndex) -> [String] {
+    guard selection.namedClasses.isEmpty, selection.namedProperties.isEmpty, !selection.isFiltered,
+      let type = selection.selectedValueType
+    else { return [] }
+    var found: [String] = []
+    for property in index.properties(of: selection.plugin) where !property.isSubclassView {
+      let declared = MetadataAccess.optionalWrappedType(property.valueType) ?? property.valueType
+      guard declared != type, Injection.isConvertible(type, to: declared) == true else { continue }
+      found.append(
+        "\(property) — its type is \(Injection.sourceSpelling(of: property.valueType)), which "
+          + "\(Injection.sourceSpelling(of: type)) values fit: select \(Injection.metatypeExpression(of: declared))")
+      if found.count == 5 { break }
+    }
+    return found
+  }
+
   /// The properties worth comparing: those of the named classes (declared, inherited, or declared by a
   /// subclass), or every property of the plugin when the selection names only property names.
   private static func pool(for selection: PropertySelection, in index: PropertyIndex) -> [PropertyDescriptor] {

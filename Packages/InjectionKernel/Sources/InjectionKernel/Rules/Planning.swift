@@ -36,11 +36,15 @@ extension Injection {
     var unmatched: [InjectionPlan.UnmatchedSelection] = []
     /// Records a selection that matched nothing, with its near misses.
     func noteUnmatched(_ selection: PropertySelection) {
+      // In an override scope (a test's), a rule by type alone that reaches no property while properties are
+      // declared with a type its values fit was meant for them: overrides exist to change what properties
+      // read. (Outside scopes it is also a binding for `resolve`, and stays silent.)
+      let fitting = scope == nil ? [] : NearMisses.declaredTypesTheValuesFit(for: selection, in: index)
       unmatched.append(
         InjectionPlan.UnmatchedSelection(
           selection: selection.description + (nameMissingFromClasses(of: selection, in: index) ?? ""),
-          nearMisses: NearMisses.find(for: selection, in: index),
-          isMistake: selection.mustMatch && !namesAGenericClassField(selection, in: index)))
+          nearMisses: NearMisses.find(for: selection, in: index) + fitting,
+          isMistake: (selection.mustMatch && !namesAGenericClassField(selection, in: index)) || !fitting.isEmpty))
     }
 
     /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet (a
