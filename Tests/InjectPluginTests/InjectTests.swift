@@ -286,7 +286,10 @@ private final class CyclingHostB: @unchecked Sendable {  // marked properties on
         "InjectPluginTests.FittingValueHost.coach: InjectPluginTests.Coach — its type is any Coach, which "
           + "FittingCoach values fit: select (any Coach).self")
     }
-    // Outside scopes it stays a binding for resolve.
+    // Elsewhere it stays a binding for resolve: in a child injector, and in the process.
+    let childBound = FittingCoach()
+    let child = try Injection.childInjector { lets in try lets.inject(FittingCoach.self).value(childBound) }
+    #expect(try child.resolve(FittingCoach.self) === childBound)
     let bound = FittingCoach()
     try Injection.inject(FittingCoach.self).value(bound)
     #expect(try Injection.resolve(FittingCoach.self) === bound)

@@ -36,9 +36,9 @@ extension InjectionRules {
       let scope = Injection.overrideScopeID
       let removed = ContainerState.shared.update { $0.removeAllRules(removingModulesIn: scope) }
       Injection.releaseAfterTheCommit(removed.released)
-      // Decided as the modules go: one another thread is removing (claimed, then checked again) is unloaded
-      // by that removal, once; one it has not claimed yet it will find gone.
-      unloaded.withLock { $0 = removed.unloaded.filter { !ModuleClaim.isBeingRemoved($0) } }
+      // Decided as the modules go: one another thread is removing (claimed) is unloaded by that removal,
+      // once; one it has not claimed yet it will find gone.
+      unloaded.withLock { $0 = removed.unloaded.filter { !ModuleClaim.handOverUnload(of: $0) } }
     }
     afterCommit {
       for module in unloaded.withLock({ $0 }) { module.unload() }

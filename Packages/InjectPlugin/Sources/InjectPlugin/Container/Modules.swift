@@ -94,10 +94,15 @@ extension Injection {
       throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
     }
     defer { claim.release() }
-    // Checked again under the claim: another removal, or `rejectAll`, may have removed it (and unloaded it)
-    // between the check and the claim.
+    // Checked again under the claim: another removal, or `rejectAll`, may have removed it between the check
+    // and the claim. A `rejectAll` that found it claimed left its unload to this removal.
     guard let loaded = loadedModule(module) else {
-      throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
+      if claim.wasHandedOver {
+        module.unload()
+      } else {
+        throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
+      }
+      return
     }
     let removedHere = loaded.addedIn == Injection.overrideScopeID
     if removedHere { module.unload() }
@@ -180,11 +185,27 @@ final class ModuleClaim: Sendable {
     guard Self.claimed.withLock({ $0.insert(key).inserted }) else { return nil }
   }
 
-  /// Whether a thread is removing `module` in the calling scope (its `unload()` is the remover's).
-  static func isBeingRemoved(_ module: any InjectionModule) -> Bool {
+  /// Modules that `rejectAll` removed while they were claimed for removal: their unload is the remover's.
+  private static let handedOver = LockedState(Set<Key>())
+
+  /// Leaves the unload of `module` to the thread removing it in the calling scope, if one is; returns
+  /// whether one is (`rejectAll` then does not unload it).
+  static func handOverUnload(of module: any InjectionModule) -> Bool {
     let key = Key(kind: .removing, module: ObjectIdentifier(module), scope: Injection.overrideScopeID)
-    return claimed.withLock { $0.contains(key) }
+    return claimed.withLock { claimed in
+      guard claimed.contains(key) else { return false }
+      handedOver.withLock { _ = $0.insert(key) }
+      return true
+    }
   }
 
-  func release() { _ = Self.claimed.withLock { $0.remove(key) } }
+  /// Whether `rejectAll` removed the module while this claim held it, leaving its unload to the claimer.
+  var wasHandedOver: Bool { Self.handedOver.withLock { $0.contains(key) } }
+
+  func release() {
+    Self.claimed.withLock { claimed in
+      claimed.remove(key)
+      Self.handedOver.withLock { _ = $0.remove(key) }
+    }
+  }
 }

@@ -39,6 +39,10 @@ public final class InjectionRules {
   /// The intent of each change recorded with one, by its position in ``changes``.
   private(set) var intents: [Int: String] = [:]
   private var options: [ObjectIdentifier: Any] = [:]
+  /// Whether the batch's rules exist to change what properties read (the rules of a `withOverrides`
+  /// scope, a test's override), not also to bind types for a container: a rule by type alone that
+  /// reaches no property while properties are declared with a type its values fit is then a mistake.
+  var meantForProperties = false
   /// Plugin actions run when the batch commits, after the slots changed (see ``onCommit(_:)``).
   private(set) var commitActions: [() -> Void] = []
   /// Plugin actions run after the batch committed, outside the commit lock (see ``afterCommit(_:)``).

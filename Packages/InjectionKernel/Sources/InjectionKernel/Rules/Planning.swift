@@ -36,10 +36,12 @@ extension Injection {
     var unmatched: [InjectionPlan.UnmatchedSelection] = []
     /// Records a selection that matched nothing, with its near misses.
     func noteUnmatched(_ selection: PropertySelection) {
-      // In an override scope (a test's), a rule by type alone that reaches no property while properties are
-      // declared with a type its values fit was meant for them: overrides exist to change what properties
-      // read. (Outside scopes it is also a binding for `resolve`, and stays silent.)
-      let fitting = scope == nil ? [] : NearMisses.declaredTypesTheValuesFit(for: selection, in: index)
+      // In a test's override (`withOverrides`), a rule by type alone that reaches no property while
+      // properties are declared with a type its values fit was meant for them: overrides exist to change
+      // what properties read. (Elsewhere — a child injector too — it is also a binding for `resolve`, and
+      // stays silent.)
+      let fitting =
+        rules.meantForProperties ? NearMisses.declaredTypesTheValuesFit(for: selection, in: index) : []
       unmatched.append(
         InjectionPlan.UnmatchedSelection(
           selection: selection.description + (nameMissingFromClasses(of: selection, in: index) ?? ""),

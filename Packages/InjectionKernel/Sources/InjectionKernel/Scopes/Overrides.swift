@@ -34,7 +34,7 @@ extension Injection {
     let scope = InjectionScope.begin()
     defer { scope.end() }
     return try InjectionScope.$entered.withValue(scope) {
-      try commitOverrides(configure)
+      try commitOverrides(configure, overridingProperties: true)
       return try body()
     }
   }
@@ -48,7 +48,7 @@ extension Injection {
     let scope = InjectionScope.begin()
     defer { scope.end() }
     return try await InjectionScope.$entered.withValue(scope) {
-      try commitOverrides(configure)
+      try commitOverrides(configure, overridingProperties: true)
       return try await body()
     }
   }
@@ -91,9 +91,12 @@ extension Injection {
   public static var isInsideOverrideScope: Bool { InjectionScope.anyActive && InjectionScope.current != nil }
 
   /// Records `configure`'s rules and commits them into the scope the calling task has just entered (a
-  /// `withOverrides` scope, an ``OverrideScope``).
-  static func commitOverrides(_ configure: (InjectionRules) throws -> Void) throws {
+  /// `withOverrides` scope, an ``OverrideScope``). With `overridingProperties` (a `withOverrides` scope:
+  /// a test's override), a rule by type alone that reaches no property while properties are declared with
+  /// a type its values fit is a mistake (see ``InjectionRules/meantForProperties``).
+  static func commitOverrides(_ configure: (InjectionRules) throws -> Void, overridingProperties: Bool = false) throws {
     let rules = InjectionRules()
+    rules.meantForProperties = overridingProperties
     try rules.recording(configure)
     if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty
       || !rules.validations.isEmpty
