@@ -41,10 +41,13 @@ final class ModuleClaim: Sendable {
   /// Whether `rejectAll` removed the module while this claim held it, leaving its unload to the claimer.
   var wasHandedOver: Bool { Self.handedOver.withLock { $0.contains(key) } }
 
-  func release() {
+  /// Ends the claim; returns whether `rejectAll` handed the module's unload over to it meanwhile. Under
+  /// the lock `handOverUnload(of:)` takes: a `rejectAll` either saw the claim (and this returns `true`) or
+  /// did not (and unloads the module itself).
+  func release() -> Bool {
     Self.claimed.withLock { claimed in
       claimed.remove(key)
-      Self.handedOver.withLock { _ = $0.remove(key) }
+      return Self.handedOver.withLock { $0.remove(key) != nil }
     }
   }
 }

@@ -59,7 +59,7 @@ extension Injection {
     guard !isLoaded(module), !Injection.overrideScopeHasEnded, let claim = ModuleClaim(.adding, module) else {
       return try commit(rules)
     }
-    defer { claim.release() }
+    defer { _ = claim.release() }
     // Checked again under the claim: another thread may have added it between the check and the claim.
     guard !isLoaded(module) else { return try commit(rules) }
     rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
@@ -93,19 +93,21 @@ extension Injection {
     guard loadedModule(module) != nil, let claim = ModuleClaim(.removing, module) else {
       throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
     }
-    defer { claim.release() }
+    // A `rejectAll` that found the module claimed, at any time until the claim is released, left its
+    // unload to this removal: done on release if not done here.
+    var unloaded = false
+    defer { if claim.release(), !unloaded { module.unload() } }
     // Checked again under the claim: another removal, or `rejectAll`, may have removed it between the check
-    // and the claim. A `rejectAll` that found it claimed left its unload to this removal.
+    // and the claim.
     guard let loaded = loadedModule(module) else {
-      if claim.wasHandedOver {
-        module.unload()
-      } else {
-        throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
-      }
-      return
+      if claim.wasHandedOver { return }  // removed by `rejectAll`: this removal unloads it
+      throw ResolutionError.moduleNotLoaded(Injection.typeName(type(of: module)))
     }
     let removedHere = loaded.addedIn == Injection.overrideScopeID
-    if removedHere { module.unload() }
+    if removedHere {
+      module.unload()
+      unloaded = true
+    }
     // Removed meanwhile by `rejectAll()` (which leaves the unload to this removal): nothing left to do.
     guard loadedModule(module) != nil else { return }
     try removeLoadedModule(module)
