@@ -56,12 +56,12 @@ extension Injection {
   public static func addModule(_ module: any InjectionModule) throws -> InjectionPlan {
     let rules = InjectionRules()
     // Claimed, not locked: no lock is held while `configure`, the commit and eager singletons run.
-    guard !isLoaded(module), !Injection.overrideScopeHasEnded, let claim = ModuleClaim(.adding, module) else {
+    guard loadedModule(module) == nil, !Injection.overrideScopeHasEnded, let claim = ModuleClaim(.adding, module) else {
       return try commit(rules)
     }
     defer { _ = claim.release() }
     // Checked again under the claim: another thread may have added it between the check and the claim.
-    guard !isLoaded(module) else { return try commit(rules) }
+    guard loadedModule(module) == nil else { return try commit(rules) }
     rules[ModuleBeingConfigured.self] = ObjectIdentifier(module)
     try rules.recording(module.configure)
     if rules[ModuleRejectsAll.self] { throw ResolutionError.moduleRejectsAll(Injection.typeName(type(of: module))) }
@@ -157,8 +157,4 @@ extension Injection {
 
   /// The loaded modules, oldest first (as the calling task sees them).
   public static var loadedModules: [any InjectionModule] { ContainerState.shared.value.modules.map(\.module) }
-
-  private static func isLoaded(_ module: any InjectionModule) -> Bool {
-    loadedModules.contains { $0 === module }
-  }
 }

@@ -31,8 +31,8 @@ public final class ScopedState<Value: Sendable>: Sendable {
   /// How a scope's copy follows what lies beneath it, for a layered state; `nil`: a scope's copy is a
   /// snapshot.
   let layering: ScopeLayering<Value>?
-  /// Counts changes of the value anywhere — the process's and every scope's: a layered scope copy built
-  /// at the current count is up to date.
+  /// For a layered state, counts changes of the value anywhere — the process's and every scope's: a
+  /// scope copy built at the current count is up to date.
   let revisions = Atomic<Int>(0)
 
   /// State whose process value starts as `initial`.
@@ -94,10 +94,7 @@ public final class ScopedState<Value: Sendable>: Sendable {
     if InjectionScope.anyActive || InjectionScope.entered != nil, let scope = InjectionScope.forChanges {
       return try scope.updateState(of: self, startingFrom: { self.value }, body)
     }
-    defer {
-      changes.add(1, ordering: .releasing)
-      revisions.add(1, ordering: .releasing)
-    }
+    defer { noteProcessChange() }
     // In place: a copy would make every change copy the whole state (a batch of n rules: O(n²)).
     return try process.withLock { value in try body(&value) }
   }
@@ -140,9 +137,15 @@ public final class ScopedState<Value: Sendable>: Sendable {
       defer { current = value }
       return current
     }
-    changes.add(1, ordering: .releasing)
-    revisions.add(1, ordering: .releasing)
+    noteProcessChange()
     RuleLog.shared.keepUntilUnlocked(replaced)
+  }
+
+  /// Counts a change of the process value; a layered state's scope copies are stale from now on (a plain
+  /// state's copies are snapshots: its revisions are never read).
+  private func noteProcessChange() {
+    changes.add(1, ordering: .releasing)
+    if layering != nil { revisions.add(1, ordering: .releasing) }
   }
 }
 
