@@ -1,5 +1,6 @@
 import DefaultsPlugin
 import Foundation
+import ImperativePlugin
 import Testing
 
 struct WindowFrame: Codable, Equatable, Sendable {
@@ -40,6 +41,13 @@ private final class PropertyListSettings {
   @Defaults var nested: [[String: [Double]]] = []
 }
 
+/// A generic class whose specialization a non-generic subclass fixes: cataloged by the pass, unused.
+private class GenericPrefs<Value> {
+  @Defaults var stored: Value?
+}
+
+private final class FramePrefs: GenericPrefs<WindowFrame> {}
+
 private final class ForeignSettings {
   @Defaults var count = 0
   @Defaults var tags: [String] = []
@@ -78,6 +86,21 @@ private final class ForeignSettings {
     }
     let property = try Injection.property(named: "frame", of: PointSettings.self)
     #expect(!Injection.isInjected(property))  // nothing applied
+  }
+
+  @Test func aSpecializationThatASubclassFixesIsRefusedWhenTheRuleIsCommitted() throws {
+    // Before, `FramePrefs`'s inherited property stayed a plain stored property, silently: the
+    // specialization was checked on first use, after the commit, with no call left to throw from.
+    let refused =
+      "DefaultsPluginTests.GenericPrefs<DefaultsPluginTests.WindowFrame>.stored: "
+      + "Swift.Optional<DefaultsPluginTests.WindowFrame>"
+    #expect {
+      _ = try Injection.imperativeDryRun { lets in
+        lets.injectDefaults(store: { _ in InMemoryDefaultsStore() })
+      }
+    } throws: { error in
+      "\(error)".contains(refused)
+    }
   }
 
   @Test func aTypeThatIsNotCodableEitherIsRefusedWithAnotherHint() throws {

@@ -103,6 +103,20 @@ private final class CheckedNested<Item>: CheckedGenericBase<Item> {
   @Inject var nestedName: String
 }
 
+/// A generic base whose specialization a non-generic subclass fixes: cataloged by the pass, unused.
+private class SpecializedFeedBase<Model> {
+  @Inject var source: FeedSource
+  @Inject var model: Model
+}
+
+private final class ModelFeed: SpecializedFeedBase<FeedModel> {}
+
+private struct FeedSource: Sendable {
+  let name: String
+}
+
+private struct FeedModel: Sendable {}
+
 private final class GenericChecked<Element> {
   @Inject var count: GenericCount
   @Inject var label: String?
@@ -447,6 +461,24 @@ private final class IncompleteModule: InjectionModule {
         == ["ImperativePluginTests.CheckedPage.items (its type depends on the generic parameters) (Inject)"])
     // A generic subclass of another generic class is checked per specialization, once one is used.
     #expect(!dry.missing.contains { $0.contains("CheckedNested") })
+  }
+
+  @Test func aSpecializationThatASubclassFixesIsCheckedBeforeItsFirstUse() throws {
+    // Before, a rule naming another specialization left the one `ModelFeed` inherits unchecked until it was
+    // used, and its first read stopped the program (found by review H57).
+    let base = "ImperativePluginTests.SpecializedFeedBase<ImperativePluginTests.FeedModel>"
+    let dry = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(inModules: "ImperativePluginTests")
+      try lets.inject(FeedSource.self).declared(in: SpecializedFeedBase<String>.self).value(FeedSource(name: "other"))
+    }
+    #expect(dry.missing.contains("\(base).source: ImperativePluginTests.FeedSource (Inject)"))
+    #expect(dry.missing.contains("\(base).model: ImperativePluginTests.FeedModel (Inject)"))
+    let covered = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(inModules: "ImperativePluginTests")
+      try lets.inject(FeedSource.self).value(FeedSource(name: "feed"))
+      try lets.inject(FeedModel.self).declared(in: SpecializedFeedBase<FeedModel>.self).value(FeedModel())
+    }
+    #expect(!covered.missing.contains { $0.hasPrefix(base) })
   }
 
   @Test func aCompletenessScopeThatNamesNothingIsAnErrorNotACheckOfNothing() throws {

@@ -62,6 +62,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   @exclusivity(unchecked) private var passLog: [CatalogPass] = []
   /// Non-generic classes found by the running pass, resolved at its end.
   @exclusivity(unchecked) private var pendingResolution: [ClassDescriptor] = []
+  /// Non-generic classes whose superclass is a specialization of a generic class (`final class Feed:
+  /// Base<Model>`), found by the running pass; at its end, those that inherit marked properties from a
+  /// generic class have their lineage resolved (see `resolveSpecializingSubclasses`).
+  @exclusivity(unchecked) private var pendingSpecializingSubclasses: [ClassDescriptor] = []
 
   // Associated properties (see `AssociatedProperty`): declaration classes are found by their superclass
   // reference, compared by pointer against the descriptors of `AssociatedProperty` and of its generic
@@ -199,17 +203,27 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     return false
   }
 
-  /// Notes the class if it declares an associated property (a pass's per-class check: one relative
-  /// pointer and a pointer comparison for most classes). `owner` finds the class's descriptor.
+  /// Notes what a class's superclass reference tells (a pass's per-class check: one relative pointer and a
+  /// pointer comparison for most classes): that the class declares an associated property, or fixes the
+  /// parameters of a generic superclass. `owner` finds the class's descriptor.
   @inline(__always)
-  private func noteIfAssociatedDeclaration(
-    superclass: MangledName?, bases: [UnsafeRawPointer], owner: () -> ClassDescriptor?
-  ) {
+  private func noteSuperclass(_ superclass: MangledName?, bases: [UnsafeRawPointer], owner: () -> ClassDescriptor?) {
     guard let superName = superclass, let lead = superName.leadingSymbolicDescriptor else { return }
     guard bases.contains(lead.pointer) || (lead.isGeneric && lead.kind == .class) else { return }
-    guard superName.leadingReferenceIsOutermost, isAssociatedDeclaration(lead: lead.pointer, bases: bases),
-      let descriptor = owner()
-    else { return }
+    noteGenericSuperclass(superName, lead: lead, bases: bases, owner: owner)
+  }
+
+  /// `noteSuperclass` for a class whose superclass is generic or an associated base (out of line: the pass's
+  /// per-class check stays small enough to be inlined into its loop).
+  @inline(never)
+  private func noteGenericSuperclass(
+    _ superName: MangledName, lead: ContextDescriptor, bases: [UnsafeRawPointer], owner: () -> ClassDescriptor?
+  ) {
+    guard let descriptor = owner() else { return }
+    if !descriptor.isGeneric, lead.isGeneric { pendingSpecializingSubclasses.append(descriptor) }
+    guard superName.leadingReferenceIsOutermost, isAssociatedDeclaration(lead: lead.pointer, bases: bases) else {
+      return
+    }
     // A generic class is either a base of its own (checked when its subclasses are met) or a
     // declaration nested in a generic type (cataloged per specialization on first access).
     guard declarationsFound.insert(descriptor.pointer).inserted else { return }
@@ -218,6 +232,37 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     } else {
       noteGenericDeclarationName(of: descriptor)
     }
+  }
+
+  /// Resolves the lineage of each noted specializing subclass that inherits marked properties from a
+  /// generic class, so that the specialization it fixes (`Base<Model>`) is cataloged like a non-generic
+  /// class: rules reach its properties when they are committed, and completeness checks see them before
+  /// any instance exists (otherwise a specialization is cataloged on first use, and a check could not
+  /// know that a rule naming another specialization leaves this one empty). The generic ancestors are
+  /// found through the superclass references of their descriptors; metadata is made only for the
+  /// subclasses that have one with marked fields.
+  private func resolveSpecializingSubclasses() {
+    let noted = pendingSpecializingSubclasses
+    pendingSpecializingSubclasses.removeAll()
+    for descriptor in noted where inheritsGenericMarkedFields(descriptor) {
+      var current: AnyClass? = MetadataAccess.classMetadata(of: descriptor.context)
+      while let cls = current, MetadataAccess.isSafeSwiftClass(cls) {
+        _ = resolve(cls)
+        current = MetadataAccess.superclass(of: cls)
+      }
+    }
+  }
+
+  /// Whether a generic class with marked fields is among the ancestors of `descriptor`, following
+  /// superclass references (at most 64 steps: a lineage is never that deep).
+  private func inheritsGenericMarkedFields(_ descriptor: ClassDescriptor) -> Bool {
+    var ancestor = descriptor.superclassName?.leadingSymbolicDescriptor
+    for _ in 0..<64 {
+      guard let context = ancestor, let cls = ClassDescriptor(context) else { return false }
+      if cls.isGeneric, marked[cls.pointer] != nil { return true }
+      ancestor = cls.superclassName?.leadingSymbolicDescriptor
+    }
+    return false
   }
 
   /// Notes the default property name of an associated declaration nested in a generic type (out of line:
@@ -366,6 +411,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       if let cls = MetadataAccess.classMetadata(of: entry.context) { _ = resolve(cls) }
     }
     pendingResolution.removeAll()
+    resolveSpecializingSubclasses()
     for declaration in pendingDeclarations {
       if let cls = MetadataAccess.classMetadata(of: declaration.context),
         let declaring = cls as? AnyAssociatedProperty.Type  // a class cast: no conformance lookup
@@ -490,7 +536,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   private func scan(
     _ fieldDescriptor: FieldDescriptor?, superclass: MangledName?, keys: ScanKeys, owner: () -> ClassDescriptor?
   ) -> (fields: Int, marked: Int, foreign: Int) {
-    noteIfAssociatedDeclaration(superclass: superclass, bases: keys.associatedBases, owner: owner)
+    noteSuperclass(superclass, bases: keys.associatedBases, owner: owner)
     guard let records = fieldDescriptor?.records else { return (0, 0, 0) }
     var fields: [(index: Int, isVar: Bool)]?
     var foreign = 0
