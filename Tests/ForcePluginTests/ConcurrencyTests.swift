@@ -1,4 +1,5 @@
 import ForcePlugin
+import Foundation
 import Synchronization
 import TestSupport
 import Testing
@@ -25,7 +26,44 @@ private final class FirstFillHost {  // filled with one of many candidate servic
   var service: Service?
 }
 
+private final class CrossFilledSession: Sendable {}
+
+private final class CrossFilledService: @unchecked Sendable {  // filled by its box, then only read
+  var session: CrossFilledSession?
+}
+
+private final class CrossFilledScreen {
+  var service: CrossFilledService?
+}
+
 @Suite struct Concurrency {
+  @Test func aFillWaitsForTheServicesAnotherThreadIsFillingFromTheBox() {
+    // Before, the second fill handed out the service the first was still filling (found by review H59):
+    // its session was missing, then written behind the caller's back.
+    let unfilled = Counter()
+    for _ in 0..<10 {
+      let box = ServiceBox()
+      let providing = Counter()
+      box.register("session") {
+        providing.increment()
+        usleep(20_000)
+        return CrossFilledSession()
+      }
+      box.register(CrossFilledService(), as: "service")
+      concurrently(threads: 2) { thread in
+        if thread == 0 {
+          box.fill(CrossFilledScreen())  // cross-fills the service: its session's provider takes a moment
+        } else {
+          while providing.count == 0 { sched_yield() }
+          let screen = CrossFilledScreen()
+          box.fill(screen)
+          if screen.service?.session == nil { unfilled.increment() }
+        }
+      }
+    }
+    #expect(unfilled.count == 0)
+  }
+
   @Test func registrationsLookupsAndFillsFromManyThreads() {
     let box = ServiceBox()
     let firstWins = Counter()

@@ -16,7 +16,9 @@ import InjectionKernel
 ///   type named so receives the box.
 /// - Registering a name twice keeps the first registration.
 /// - On each fill, the instances registered since the previous fill are first filled from the box, so
-///   registered services receive each other (APServiceBox's cross-dependency injection).
+///   registered services receive each other (APServiceBox's cross-dependency injection); a fill on another
+///   thread meanwhile waits for them, so no fill hands out a service still being filled (a provider or a
+///   ``FillObserver`` run by that cross-fill must not itself wait for such a fill on another thread).
 /// - A name the object lacks, a `let`, a marked property, or a value of the wrong type is skipped
 ///   without an error; the returned ``FillReport`` says what was written and why the rest was not.
 /// - An object adopting ``FillObserver`` is told after a fill that wrote something.
@@ -39,6 +41,10 @@ public final class ServiceBox: Sendable {
     var registrations: [String: Registration] = [:]
     var order: [String] = []
     var configured = false
+    /// Registered instances not filled from the box yet.
+    var instancesToCrossFill = 0
+    /// Cross-fills taken but not finished (their services are being filled).
+    var crossFillsRunning = 0
   }
 
   /// The name the box registers itself under.
@@ -49,6 +55,10 @@ public final class ServiceBox: Sendable {
   private let state = LockedState(State())
   /// Held while `configureOnce` runs its `configure`: callers on other threads wait for it to finish.
   private let configuration = RecursiveLock()
+  /// Held while a fill fills the services registered since the previous fill: a fill on another thread
+  /// waits for them to be filled before it hands them out (recursive: a provider or a `FillObserver` run
+  /// by the cross-fill may fill from the box on the same thread).
+  private let crossFilling = RecursiveLock()
 
   /// A box registered under `name`, filling with `policy`.
   public init(name: String = "serviceBox", policy: FillPolicy = .overwrite) {
@@ -81,6 +91,7 @@ public final class ServiceBox: Sendable {
       guard state.registrations[name] == nil else { return false }
       state.registrations[name] = registration
       state.order.append(name)
+      if case .instance = registration { state.instancesToCrossFill += 1 }
       return true
     }
   }
@@ -129,7 +140,8 @@ public final class ServiceBox: Sendable {
   @discardableResult
   public func remove(_ name: String) -> Bool {
     state.withLock { state in
-      guard state.registrations.removeValue(forKey: name) != nil else { return false }
+      guard let removed = state.registrations.removeValue(forKey: name) else { return false }
+      if case .instance(_, crossFilled: false) = removed { state.instancesToCrossFill -= 1 }
       state.order.removeAll { $0 == name }
       return true
     }
@@ -140,6 +152,7 @@ public final class ServiceBox: Sendable {
     state.withLock { state in
       state.registrations.removeAll()
       state.order.removeAll()
+      state.instancesToCrossFill = 0
     }
   }
 
@@ -156,9 +169,7 @@ public final class ServiceBox: Sendable {
   /// `fill(_:)` with another policy than the box's.
   @discardableResult
   public func fill<Object: AnyObject>(_ object: Object, policy: FillPolicy) -> FillReport {
-    for service in servicesToCrossFill() {
-      _ = fillOnly(service, policy: policy)
-    }
+    crossFill(policy: policy)
     return fillOnly(object, policy: policy)
   }
 
@@ -169,9 +180,25 @@ public final class ServiceBox: Sendable {
     fill(try ForceInjector.instance(value), policy: policy)
   }
 
-  /// The registered instances not filled from the box yet, marked as filled.
+  /// Fills the instances registered since the previous fill from the box, or waits for the fill on another
+  /// thread that is filling them: a fill never hands out a service still being filled elsewhere (only one
+  /// being filled further up its own thread's stack, by a provider or an observer that fills from the box).
+  /// With nothing registered since and no cross-fill running, one look at the state.
+  private func crossFill(policy: FillPolicy) {
+    guard state.withLock({ $0.instancesToCrossFill > 0 || $0.crossFillsRunning > 0 }) else { return }
+    crossFilling.withLock {
+      let services = servicesToCrossFill()
+      defer { state.withLock { $0.crossFillsRunning -= 1 } }
+      for service in services { _ = fillOnly(service, policy: policy) }
+    }
+  }
+
+  /// The registered instances not filled from the box yet, marked as filled, and the cross-fill counted as
+  /// running (the caller holds `crossFilling` and counts it finished when the services are filled).
   private func servicesToCrossFill() -> [AnyObject] {
     state.withLock { state in
+      state.crossFillsRunning += 1
+      state.instancesToCrossFill = 0
       var services: [AnyObject] = []
       for name in state.order {
         guard case .instance(let instance, crossFilled: false) = state.registrations[name] else { continue }
