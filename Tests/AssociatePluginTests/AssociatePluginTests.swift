@@ -19,6 +19,9 @@ extension Hero {
   }
 }
 
+/// Owned by no class: left out of the catalog; only its own use stops the program.
+private final class AnyOwnerTag: Associated<AnyObject, String> {}
+
 private final class Spelled {}
 extension Spelled {
   final class URLCache: Associated<Spelled, Int> {}
@@ -310,6 +313,20 @@ extension Player {
       precondition(player.nickname == "ok")
       ProPlayer().nickname = "stops"
     }
+  }
+
+  @Test func aDeclarationOwnedByNoClassStopsAtItsOwnUseOnly() async {
+    // Before, declaring it anywhere in the process stopped the first pass, whatever called it (review H58):
+    // this whole suite's process would not run.
+    #expect(!Injection.markedProperties().contains { $0.name == "anyOwnerTag" })
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      AnyOwnerTag[Hero()] = "tag"
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "AssociatePluginTests.AnyOwnerTag declares an associated property of Swift.AnyObject, which is not a class: "
+          + "an associated property's owner is a class (Associated<Player, Value>), not a protocol or AnyObject"))
   }
 
   @Test func aRejectedPropertyStopsNamingItselfAndTheCallThatTurnsItOn() async {

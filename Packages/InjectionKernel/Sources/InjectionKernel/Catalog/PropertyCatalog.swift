@@ -157,7 +157,8 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     guard let owner = facts.owner as? AnyClass else {
       Injection.stop(
         "\(Injection.typeName(declaration)) declares an associated property of \(Injection.typeName(facts.owner)), "
-          + "which is not a class")
+          + "which is not a class: an associated property's owner is a class (Associated<Player, Value>), "
+          + "not a protocol or AnyObject")
     }
     // The offset stands for the declaration (it is no field): the declaration class's negated address,
     // unique and never a field offset (read back by `associatedDeclaration(of:)`).
@@ -416,7 +417,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       if let cls = MetadataAccess.classMetadata(of: declaration.context),
         let declaring = cls as? AnyAssociatedProperty.Type  // a class cast: no conformance lookup
       {
-        _ = resolveAssociated(declaring) { declaring.catalogFacts }
+        // A declaration whose owner is no class (`Associated<AnyObject, …>`) is left out: its own first use
+        // stops the program, saying why (`resolveAssociated`), not every pass of a process that declares it.
+        let facts = declaring.catalogFacts
+        if facts.owner is AnyClass { _ = resolveAssociated(declaring) { facts } }
       }
     }
     pendingDeclarations.removeAll()
