@@ -21,7 +21,36 @@ private final class CancelledObserverSettings {
   @Defaults var value = 0
 }
 
+private final class NeverInjectedSettings {
+  @Defaults var level = 0
+}
+
+private final class SwitchedStoreSettings {
+  @Defaults var level = 0
+}
+
 @Suite struct ObservationTests {
+  @Test(.timeLimit(.minutes(1))) func aWriteBeforeInjectionIsAChangeToo() async {
+    // Before, only writes through an injected property signalled: this observer waited forever (review H58).
+    let settings = NeverInjectedSettings()
+    var levels = settings.$level.values.makeAsyncIterator()
+    #expect(await levels.next() == 0)
+    settings.level = 42
+    #expect(await levels.next() == 42)
+  }
+
+  @Test(.timeLimit(.minutes(1))) func aCommitThatChangesWhatThePropertyReadsIsAChange() async throws {
+    // Before, a commit choosing another store, or turning the plugin off, changed the value unseen (review H58).
+    try Injection.injectDefaults(in: SwitchedStoreSettings.self, store: { _ in InMemoryDefaultsStore(["level": 1]) })
+    let settings = SwitchedStoreSettings()
+    var levels = settings.$level.values.makeAsyncIterator()
+    #expect(await levels.next() == 1)
+    try Injection.injectDefaults(in: SwitchedStoreSettings.self, store: { _ in InMemoryDefaultsStore(["level": 2]) })
+    #expect(await levels.next() == 2)
+    try Injection.rejectDefaults(in: SwitchedStoreSettings.self)
+    #expect(await levels.next() == 0)  // a plain stored property again, holding its initial value
+  }
+
   @Test func valuesStartWithTheCurrentOneAndFollowEachChange() async throws {
     let store = InMemoryDefaultsStore()
     try Injection.injectDefaults(in: ObservedSettings.self, store: { _ in store })

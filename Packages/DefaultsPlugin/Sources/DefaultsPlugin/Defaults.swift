@@ -78,7 +78,11 @@ public struct Defaults<Value>: MarkedPropertyWrapper {
     storage storage: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
     get { read(object, storage) }
-    set { write(newValue, object, storage) }
+    set {
+      write(newValue, object, storage)
+      // A write before `injectDefaults()` (to the plain stored property) is a change observers see too.
+      DefaultsObservation.post()
+    }
   }
 
   /// `$property`: the property's values as they change (see ``DefaultsProjection``).

@@ -112,13 +112,13 @@ final class WeakReference: @unchecked Sendable {  // `object` is only read; weak
 }
 
 /// The change signal observers of `@Defaults` properties wait on.
-enum DefaultsObservation {
+@usableFromInline enum DefaultsObservation {
   private static let observers = LockedState<[Int: AsyncStream<Void>.Continuation]>([:])
   private static let nextID = Atomic<Int>(0)
   private static let count = Atomic<Int>(0)
 
   /// Wakes every observer (cheap when there is none).
-  static func post() {
+  @usableFromInline static func post() {
     guard count.load(ordering: .acquiring) > 0 else { return }
     for continuation in observers.withLock({ Array($0.values) }) { continuation.yield() }
   }

@@ -34,6 +34,7 @@ extension InjectionRules {
   fileprivate func injectDefaults(
     _ selection: PropertySelection, key: DefaultsKeyChooser?, store: DefaultsStoreChooser?
   ) {
+    onCommit(DefaultsObservation.post)  // a property may read another store (or start reading one) now
     add(to: selection, intent: "Defaults.turnOn") { property in
       guard let marker = property.markerType as? any DefaultsMarker.Type else { return nil }
       let ruleKey = key?(property) ?? property.name
@@ -49,6 +50,7 @@ extension InjectionRules {
   /// Turns every `@Defaults` and `@ArchivedDefaults` property off: each is a plain stored property again
   /// (holding its initial value); nothing stored is removed.
   public func rejectDefaults() {
+    onCommit(DefaultsObservation.post)
     rejectAll(plugin: DefaultsPlugin.id)
   }
 
@@ -60,6 +62,7 @@ extension InjectionRules {
   }
 
   fileprivate func rejectDefaults(in classes: [AnyClass]) {
+    onCommit(DefaultsObservation.post)
     turnOff(PropertySelection(plugin: DefaultsPlugin.id).declared(in: classes))
   }
 
@@ -71,7 +74,10 @@ extension InjectionRules {
   /// try Injection.withOverrides({ lets in lets.useDefaultsStore(InMemoryDefaultsStore()) }) { … }
   /// ```
   public func useDefaultsStore(_ store: (any DefaultsStore)?) {
-    onCommit { DefaultsPlugin.storeOverride.replace(with: store) }
+    onCommit {
+      DefaultsPlugin.storeOverride.replace(with: store)
+      DefaultsObservation.post()
+    }
   }
 
   /// Calls `handler` when a `@Defaults` read meets bad stored data (a value of another type, an archive
