@@ -36,6 +36,11 @@ private final class ResetHost {
   @Lazy var onceParser: Parser?
 }
 
+private final class NilFirstHost {
+  @Lazy var parser: Parser?
+  @Lazy var onceParser: Parser?
+}
+
 /// Used only by the per-type factory test: a per-type factory applies to every `@Lazy` of its type.
 private final class FactoryCache: LazyConstructible, Sendable {
   let limit: Int
@@ -153,6 +158,30 @@ private final class UnbuildableHost {
     #expect(host.onceParser != nil)
     host.onceParser = nil
     #expect(host.onceParser == nil)
+  }
+
+  @Test func aFactorysNilIsCreatedAgainAtTheNextReadAsAnAssignedNil() throws {
+    // Before, a factory's `nil` counted as a value made: the factory never ran again for that instance,
+    // while an assigned `nil` was created again (review H59).
+    let calls = Counter()
+    let rules = InjectionRules()
+    rules.lazy(Parser?.self).declared(in: NilFirstHost.self).create { _ in
+      calls.increment()
+      return calls.count == 3 ? Parser(strict: true) : nil  // the third call only
+    }
+    rules.lazy(Parser?.self).declared(in: NilFirstHost.self).named("onceParser").once()
+    try Injection.commit(rules)
+    let host = NilFirstHost()
+    #expect(host.parser == nil)
+    #expect(host.parser == nil)
+    #expect(host.parser?.strict == true)  // the third read's factory call made one
+    #expect(calls.count == 3)
+    _ = host.parser
+    #expect(calls.count == 3)  // made: kept
+    let onceHost = NilFirstHost()
+    #expect(onceHost.onceParser == nil)
+    #expect(onceHost.onceParser == nil)  // a once-only fill ran: it stays done
+    #expect(calls.count == 4)
   }
 
   @Test func perTypeFactoryOverridesTheDefault() throws {

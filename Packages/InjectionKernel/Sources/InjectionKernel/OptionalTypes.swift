@@ -24,7 +24,7 @@ extension Injection {
 }
 
 /// Optional values handled through the type's metadata rather than protocol casts.
-enum OptionalTypes {
+@usableFromInline enum OptionalTypes {
   /// The `nil` of `Value`, which is `Optional<Wrapped>`. Cast from an optional, never from `Any`: an
   /// `Any` holding `nil` casts to `Any?` as a present value and to `Int??` as `.some(nil)`, while the
   /// `nil` of an optional type casts to the `nil` of the other.
@@ -33,7 +33,7 @@ enum OptionalTypes {
   }
 
   /// Whether `value` is the `nil` of an optional type (an optional holding an optional `nil` is not).
-  static func isNone<T>(_ value: T) -> Bool {
+  @usableFromInline static func isNone<T>(_ value: T) -> Bool {
     guard let wrapped = MetadataAccess.optionalWrappedType(T.self) else { return false }
     return isNone(value, wrapping: wrapped)
   }

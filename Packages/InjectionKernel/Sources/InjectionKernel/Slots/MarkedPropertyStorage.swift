@@ -165,7 +165,7 @@ struct MarkedPropertyStorage<Value> {
         if fromScope || scope.dependencyReads.load(ordering: .acquiring) != readsBefore {
           return scope.keepFilledValue(created, of: object, slot: slot) as? Value ?? created
         }
-        retired = publishHoldingLock(created, filled: true)
+        retired = publishHoldingLock(storedForm(ofFilled: created), filled: true)
         return created
       }
       ReadSection.retire(retired)
@@ -216,11 +216,19 @@ struct MarkedPropertyStorage<Value> {
       let filled = ik_held_load(held) == EmptiedFill.bits
       guard stored == nil, !(once && filled) else { return stored }
       let created = factory(object)
-      retired = publishHoldingLock(created, filled: true)
+      retired = publishHoldingLock(storedForm(ofFilled: created), filled: true)
       return created
     }
     ReadSection.retire(retired)
     return stored
+  }
+
+  /// What a fill stores of the value its factory made: nothing for an optional property's `nil`, which
+  /// leaves the property empty as an assigned `nil` does — the next read fills it again (a fill that runs
+  /// once per instance stays done), as `if (_items == nil) _items = …` did.
+  @inlinable
+  func storedForm(ofFilled created: Value) -> Value? {
+    slot.isOptional && OptionalTypes.isNone(created) ? nil : created
   }
 
   /// Writes `newValue` to the property of `object` that this storage belongs to, through the setter of
