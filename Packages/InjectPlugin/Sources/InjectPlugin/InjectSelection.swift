@@ -89,6 +89,20 @@ public struct InjectSelection<Value> {
     _ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?, reachesOptionals: Bool = false,
     afterCommit: (() throws -> Void)? = nil
   ) throws -> InjectionPlan? {
+    // Committed at once: worked out again if the container's state it read changed before the commit.
+    guard rules != nil else {
+      return try Injection.retryingWhileContainerStateChanged {
+        try applyOnce(injection, typeKeyed: typeKeyed, reachesOptionals: reachesOptionals, afterCommit: afterCommit)
+      }
+    }
+    return try applyOnce(injection, typeKeyed: typeKeyed, reachesOptionals: reachesOptionals, afterCommit: afterCommit)
+  }
+
+  /// One attempt of ``apply(_:typeKeyed:reachesOptionals:afterCommit:)``.
+  private func applyOnce(
+    _ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?, reachesOptionals: Bool,
+    afterCommit: (() throws -> Void)?
+  ) throws -> InjectionPlan? {
     try rules?.checkNotEnded()
     try checkBindingName()
     let batch = rules ?? InjectionRules()
@@ -118,6 +132,13 @@ public struct InjectSelection<Value> {
   /// and in a module's `configure` (removing the module must bring back what it took away).
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
+    // Committed at once: worked out again if the container's state it read changed before the commit.
+    guard rules != nil else { return try Injection.retryingWhileContainerStateChanged { try applyRejectionOnce() } }
+    return try applyRejectionOnce()
+  }
+
+  /// One attempt of ``applyRejection()``.
+  private func applyRejectionOnce() throws -> InjectionPlan? {
     try rules?.checkNotEnded()
     try checkBindingName()
     let batch = rules ?? InjectionRules()
@@ -132,6 +153,7 @@ public struct InjectSelection<Value> {
       // Bindings are recorded with and without optionals (per verb), for the app and for each module.
       let forms = [selection, selection.includingOptionals()]
       let state = ContainerState.shared.value
+      requireUnchanged(state, in: batch)
       let owners = Set(forms.indices.flatMap { state.owners(of: key.including(optionals: $0 == 1)) })
       let retracted = forms + owners.flatMap { owner in forms.map { $0.recorded(forOwner: owner) } }
       rejection = { batch in
@@ -177,7 +199,9 @@ public struct InjectSelection<Value> {
     guard isTypeOnly else { return }
     let batchNamed = batch.namedBindings
     var touched: [(RuleKey, ObjectIdentifier?)] = []
-    for (name, key, owner, replay) in ContainerState.shared.value.namedBindingRules(of: Value.self)
+    let state = ContainerState.shared.value
+    requireUnchanged(state, in: batch)
+    for (name, key, owner, replay) in state.namedBindingRules(of: Value.self)
     where !batchNamed.hasNoted(Value.self, named: name) {
       replay(batch)
       touched.append((key, owner))
@@ -188,6 +212,15 @@ public struct InjectSelection<Value> {
         ContainerState.shared.update { state in for (key, owner) in touched { state.touch(key, owner: owner) } }
       }
     }
+  }
+
+  /// Makes `batch`, worked out from `state`, apply only if the container's state is still `state` when it
+  /// commits, when this verb commits it at once (the verb then works it out again). Before, a binding for
+  /// the type alone racing the removal of a module that bound a name of the type recorded the module's
+  /// named rule again after the removal had taken it back. A batch recorded for the caller (`lets`)
+  /// cannot be worked out again: it keeps what it read when recorded.
+  private func requireUnchanged(_ state: ContainerState, in batch: InjectionRules) {
+    if rules == nil { batch.requireContainerState(at: state.revision) }
   }
 
   /// `selected`, recorded for the module being configured if the batch configures one: a module's rules
