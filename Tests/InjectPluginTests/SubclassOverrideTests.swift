@@ -12,7 +12,25 @@ private class ChainBase {
 private class ChainSub: ChainBase {}
 private final class ChainSubSub: ChainSub {}
 
+private class DepthBase {
+  @Inject var endpoint: String
+}
+private class DepthMid: DepthBase {}
+private final class DepthLeaf: DepthMid {}
+
 @Suite struct SubclassOverrideTests {
+  @Test func rejectingASubclassTwoLevelsDownInTheBatchThatInjectsTheBaseLetsTheBaseShowThrough() throws {
+    // Before, the leaf read nothing (its first read stopped the program): the rejection took what the
+    // middle class's view had before the batch, not what the batch gave the base (found by review H61).
+    let rules = InjectionRules()
+    try rules.inject(String.self).declared(in: DepthBase.self).value("https://api")
+    try rules.inject(String.self).declared(in: DepthLeaf.self).reject()
+    try Injection.commit(rules)
+    #expect(DepthMid().endpoint == "https://api")
+    try #require(Injection.isInjected(DepthLeaf.self, "endpoint"))  // else the read below stops
+    #expect(DepthLeaf().endpoint == "https://api")
+  }
+
   @Test func aSubclassOverrideReachesTheSubclassAndItsSubclassesOnly() throws {
     try Injection.inject(String.self).declared(in: ChainBase.self).value("base")
     let plan = try Injection.inject(String.self).declared(in: ChainSub.self).value("sub")

@@ -65,8 +65,15 @@ extension Injection {
       return log.decidingLevel(for: property) ?? 0
     }
     func currentLevel(_ property: PropertyDescriptor) -> Int { planned[property]?.level ?? committedLevel(property) }
+    /// What `property` has once the batch applies: what the batch planned for it, else — for a subclass view
+    /// that follows a shallower class — what that class's property has (the batch may have planned it), else
+    /// what was committed.
     func current(_ property: PropertyDescriptor) -> AnyPropertyInjection? {
       if let planned = planned[property] { return planned.injection }
+      if property.isSubclassView {
+        let level = committedLevel(property)
+        if level < property.viewDepth { return current(property.view(atDepth: level)) }
+      }
       return committed(property)
     }
     var countedIntents: [PropertyDescriptor: Set<String>] = [:]
