@@ -89,20 +89,6 @@ public struct InjectSelection<Value> {
     _ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?, reachesOptionals: Bool = false,
     afterCommit: (() throws -> Void)? = nil
   ) throws -> InjectionPlan? {
-    // Committed at once: worked out again if the container's state it read changed before the commit.
-    guard rules != nil else {
-      return try Injection.retryingWhileContainerStateChanged {
-        try applyOnce(injection, typeKeyed: typeKeyed, reachesOptionals: reachesOptionals, afterCommit: afterCommit)
-      }
-    }
-    return try applyOnce(injection, typeKeyed: typeKeyed, reachesOptionals: reachesOptionals, afterCommit: afterCommit)
-  }
-
-  /// One attempt of ``apply(_:typeKeyed:reachesOptionals:afterCommit:)``.
-  private func applyOnce(
-    _ injection: PropertyInjection<Value>, typeKeyed: TypeKeyedInjections.Entry?, reachesOptionals: Bool,
-    afterCommit: (() throws -> Void)?
-  ) throws -> InjectionPlan? {
     try rules?.checkNotEnded()
     try checkBindingName()
     let batch = rules ?? InjectionRules()
@@ -132,13 +118,6 @@ public struct InjectSelection<Value> {
   /// and in a module's `configure` (removing the module must bring back what it took away).
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
-    // Committed at once: worked out again if the container's state it read changed before the commit.
-    guard rules != nil else { return try Injection.retryingWhileContainerStateChanged { try applyRejectionOnce() } }
-    return try applyRejectionOnce()
-  }
-
-  /// One attempt of ``applyRejection()``.
-  private func applyRejectionOnce() throws -> InjectionPlan? {
     try rules?.checkNotEnded()
     try checkBindingName()
     let batch = rules ?? InjectionRules()
@@ -150,14 +129,17 @@ public struct InjectSelection<Value> {
     if let bindingName, let key, batch[ModuleBeingConfigured.self] == nil,
       !batch.namedBindings.hasBound(Value.self, named: bindingName)
     {
-      // Bindings are recorded with and without optionals (per verb), for the app and for each module.
+      // Bindings are recorded with and without optionals (per verb), for the app and for each module: the
+      // owners holding one when the batch commits (another commit may add or remove a module's meanwhile).
       let forms = [selection, selection.includingOptionals()]
-      let state = ContainerState.shared.value
-      requireUnchanged(state, in: batch)
-      let owners = Set(forms.indices.flatMap { state.owners(of: key.including(optionals: $0 == 1)) })
-      let retracted = forms + owners.flatMap { owner in forms.map { $0.recorded(forOwner: owner) } }
       rejection = { batch in
-        for form in retracted { batch.retract(form) }
+        batch.recordAtCommit { batch in
+          let state = ContainerState.shared.value
+          let owners = Set(forms.indices.flatMap { state.owners(of: key.including(optionals: $0 == 1)) })
+          for form in forms + owners.flatMap({ owner in forms.map { $0.recorded(forOwner: owner) } }) {
+            batch.retract(form)
+          }
+        }
       }
     } else {
       rejection = { batch in
@@ -193,34 +175,31 @@ public struct InjectSelection<Value> {
   /// then those made earlier in this batch — so that each name keeps reading its own binding
   /// (``Injection/inject(_:named:)``): names are more specific.
   ///
+  /// The committed ones are those the container holds when the batch commits, worked out then
+  /// (``InjectionRules/recordAtCommit(_:)``): before, they were read when the rule was recorded, and a
+  /// module removed (or a name bound) between that and the commit — a batch of `lets` commits later, and
+  /// another thread may commit meanwhile — had its named rule brought back (or the new name lost).
+  ///
   /// Call it after ``record(in:replay:undo:typeKeyedReplay:rejects:includesOptionals:)``: the committed
   /// named rules it records again are marked as recorded after the rule for the type alone.
   private func reassertNamedBindings(in batch: InjectionRules) {
     guard isTypeOnly else { return }
     let batchNamed = batch.namedBindings
-    var touched: [(RuleKey, ObjectIdentifier?)] = []
-    let state = ContainerState.shared.value
-    requireUnchanged(state, in: batch)
-    for (name, key, owner, replay) in state.namedBindingRules(of: Value.self)
-    where !batchNamed.hasNoted(Value.self, named: name) {
-      replay(batch)
-      touched.append((key, owner))
-    }
-    for rule in batchNamed.replays(of: Value.self) { rule(batch) }
-    if !touched.isEmpty {
-      batch.onCommit {
-        ContainerState.shared.update { state in for (key, owner) in touched { state.touch(key, owner: owner) } }
+    let namedInBatch = batchNamed.notedNames(of: Value.self)  // so far: later ones come after this rule
+    batch.recordAtCommit { batch in
+      var touched: [(RuleKey, ObjectIdentifier?)] = []
+      for (name, key, owner, replay) in ContainerState.shared.value.namedBindingRules(of: Value.self)
+      where !namedInBatch.contains(name) {
+        replay(batch)
+        touched.append((key, owner))
+      }
+      if !touched.isEmpty {
+        batch.onCommit {
+          ContainerState.shared.update { state in for (key, owner) in touched { state.touch(key, owner: owner) } }
+        }
       }
     }
-  }
-
-  /// Makes `batch`, worked out from `state`, apply only if the container's state is still `state` when it
-  /// commits, when this verb commits it at once (the verb then works it out again). Before, a binding for
-  /// the type alone racing the removal of a module that bound a name of the type recorded the module's
-  /// named rule again after the removal had taken it back. A batch recorded for the caller (`lets`)
-  /// cannot be worked out again: it keeps what it read when recorded.
-  private func requireUnchanged(_ state: ContainerState, in batch: InjectionRules) {
-    if rules == nil { batch.requireContainerState(at: state.revision) }
+    for rule in batchNamed.replays(of: Value.self) { rule(batch) }
   }
 
   /// `selected`, recorded for the module being configured if the batch configures one: a module's rules

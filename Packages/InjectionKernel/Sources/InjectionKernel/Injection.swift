@@ -68,6 +68,7 @@ public enum Injection {
       return try commit(rules, in: scope, listingEmpty: isListed, validate: validate)
     }
     let (plan, retired, forgotten) = try RuleLog.shared.withCommitLock { log in
+      let rules = rules.withChangesRecordedAtCommit()
       let plan = try makePlan(rules, log: log, listingEmpty: isListed)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
@@ -96,6 +97,7 @@ public enum Injection {
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
     let (plan, retired) = try RuleLog.shared.withCommitLock { log in
+      let rules = rules.withChangesRecordedAtCommit()
       let plan = try makePlan(rules, log: log, listingEmpty: isListed, in: scope)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
@@ -120,7 +122,9 @@ public enum Injection {
     throws -> InjectionPlan
   {
     let scope = InjectionScope.anyActive ? InjectionScope.current : nil
-    return try RuleLog.shared.withCommitLock { log in try makePlan(rules, log: log, listingEmpty: isListed, in: scope) }
+    return try RuleLog.shared.withCommitLock { log in
+      try makePlan(rules.withChangesRecordedAtCommit(), log: log, listingEmpty: isListed, in: scope)
+    }
   }
 
   /// Releases `value` once the commit running on the calling thread has released its lock, rather than

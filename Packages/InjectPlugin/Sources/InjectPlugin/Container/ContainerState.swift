@@ -291,9 +291,9 @@ final class BatchNamedBindings: @unchecked Sendable {
     replays[ObjectIdentifier(type)]?[name].map { $0 != nil } ?? false
   }
 
-  /// Whether the batch bound or rejected `type` named `name`.
-  func hasNoted(_ type: Any.Type, named name: String) -> Bool {
-    replays[ObjectIdentifier(type)]?[name] != nil
+  /// The names of `type` the batch bound or rejected.
+  func notedNames(of type: Any.Type) -> Set<String> {
+    Set((replays[ObjectIdentifier(type)] ?? [:]).keys)
   }
 
   /// The named bindings of `type` the batch made (not those it rejected), by name.

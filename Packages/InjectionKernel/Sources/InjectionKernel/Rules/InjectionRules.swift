@@ -216,6 +216,47 @@ public final class InjectionRules {
     commitOrder.map { order in order.map { changes[$0] } } ?? changes
   }
 
+  /// Records, at this place among the batch's changes, what `record` records when the batch is planned or
+  /// committed, under the commit lock: for rules worked out from a plugin's own state, which other commits
+  /// may change between the recording and this batch's commit (InjectPlugin's named bindings, recorded
+  /// again after a binding of their type alone, and the bindings an unbinding takes back). Every commit's
+  /// ``onCommit(_:)`` actions run under the same lock, so `record` reads the state exactly as this commit
+  /// finds it. `record` may record changes and ``onCommit(_:)`` actions (and ask for more of this), nothing
+  /// else: it must not plan, commit, read marked properties, or run user code.
+  public func recordAtCommit(_ record: @escaping (InjectionRules) -> Void) {
+    noteRecording()
+    recordedAtCommit.append((changes.count, record))
+  }
+
+  /// What ``recordAtCommit(_:)`` asked for, with the position in ``changes`` each goes before.
+  private(set) var recordedAtCommit: [(position: Int, record: (InjectionRules) -> Void)] = []
+
+  /// The batch a commit or a plan applies (commit lock held): this one, or — when it asked for changes
+  /// recorded at commit (``recordAtCommit(_:)``) — a copy with those recorded in their places. The
+  /// copy's `onCommit` actions are this batch's, then those recorded at commit.
+  func withChangesRecordedAtCommit() -> InjectionRules {
+    guard !recordedAtCommit.isEmpty else { return self }
+    let expanded = InjectionRules()
+    expanded.options = options
+    expanded.meantForProperties = meantForProperties
+    expanded.validations = validations
+    expanded.classesListingInheritedProperties = classesListingInheritedProperties
+    expanded.commitActions = commitActions
+    var pending = recordedAtCommit[...]
+    for position in 0...changes.count {
+      while let next = pending.first, next.position == position {
+        pending.removeFirst()
+        next.record(expanded)
+      }
+      guard position < changes.count else { break }
+      if let intent = intents[position] { expanded.intents[expanded.changes.count] = intent }
+      expanded.changes.append(changes[position])
+      if changes[position].isKeyedRetraction { expanded.hasKeyedRetractions = true }
+    }
+    // What a `record` itself asked to record at commit (none of the kernel's users does).
+    return expanded.withChangesRecordedAtCommit()
+  }
+
   /// Runs `action` when the batch commits (under the commit lock, after the slots changed); nothing runs
   /// for a dry run or a batch that fails. Plugins keep state of their own in step with commits this way.
   public func onCommit(_ action: @escaping () -> Void) {

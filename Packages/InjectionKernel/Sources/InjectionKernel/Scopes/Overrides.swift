@@ -98,7 +98,8 @@ extension Injection {
     let rules = InjectionRules()
     rules.meantForProperties = overridingProperties
     try rules.recording(configure)
-    if !rules.changes.isEmpty || !rules.commitActions.isEmpty || !rules.afterCommitActions.isEmpty
+    if !rules.changes.isEmpty || !rules.recordedAtCommit.isEmpty || !rules.commitActions.isEmpty
+      || !rules.afterCommitActions.isEmpty
       || !rules.validations.isEmpty
     {
       // Into the scope just begun, not a batch being recorded around it (a child injector made in a

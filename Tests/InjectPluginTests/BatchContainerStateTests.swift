@@ -1,0 +1,76 @@
+import InjectPlugin
+import Testing
+
+// A batch of `lets` is recorded, then committed: what it does about the container's named bindings is
+// worked out when it commits, from the bindings and modules the container holds then (found by review
+// H60: it was worked out when recorded). Each test has its own types: the rules of a type are
+// process-wide.
+
+private final class StaleNameTool: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+private final class StaleNameHost {
+  @Inject var x: StaleNameTool?
+}
+private final class StaleNameModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(StaleNameTool.self, named: "x").value(StaleNameTool("module"))
+  }
+}
+
+private final class LateNameTool: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+private final class LateNameHost {
+  @Inject var x: LateNameTool?
+}
+
+private final class LateOwnerTool: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+private final class LateOwnerHost {
+  @Inject var x: LateOwnerTool?
+}
+private final class LateOwnerModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(LateOwnerTool.self, named: "x").value(LateOwnerTool("module"))
+  }
+}
+
+@Suite struct BatchContainerStateTests {
+  @Test func aModuleRemovedBeforeTheBatchCommitsKeepsItsNamedBindingGone() throws {
+    try Injection.inject(StaleNameTool.self).value(StaleNameTool("app"))
+    let module = StaleNameModule()
+    try Injection.addModule(module)
+    let lets = InjectionRules()
+    try lets.inject(StaleNameTool.self).value(StaleNameTool("new"))
+    try Injection.removeModule(module)
+    try Injection.commit(lets)
+    #expect(StaleNameHost().x?.source == "new")  // before: "module", which no unbinding could take back
+    #expect(try Injection.resolve(StaleNameTool.self, named: "x").source == "new")
+  }
+
+  @Test func aNameBoundBeforeTheBatchCommitsStaysMoreSpecificThanTheBatchsTypeBinding() throws {
+    let lets = InjectionRules()
+    try lets.inject(LateNameTool.self).value(LateNameTool("batch"))
+    try Injection.inject(LateNameTool.self, named: "x").value(LateNameTool("app x"))
+    try Injection.commit(lets)
+    #expect(LateNameHost().x?.source == "app x")  // before: "batch"
+    #expect(try Injection.resolveAll(LateNameTool.self).map(\.source).sorted() == ["app x", "batch"])
+  }
+
+  @Test func anUnbindingTakesBackAModulesBindingOfTheNameMadeBeforeTheBatchCommits() throws {
+    try Injection.inject(LateOwnerTool.self).value(LateOwnerTool("app"))
+    let lets = InjectionRules()
+    try lets.inject(LateOwnerTool.self, named: "x").reject()
+    let module = LateOwnerModule()
+    try Injection.addModule(module)
+    try Injection.commit(lets)
+    #expect(LateOwnerHost().x?.source == "app")  // before: "module"
+    #expect(try Injection.resolve(LateOwnerTool.self, named: "x").source == "app")
+    try Injection.removeModule(module)
+  }
+}
