@@ -14,7 +14,8 @@ public import InjectionKernel
 ///
 /// In classes every instance reads through its class's injection. In structs and for `static`
 /// properties there is no instance to select, so only injections selected by type alone reach them
-/// (`Injection.inject(Settings.self).value(…)`), through ``wrappedValue``.
+/// (`Injection.inject(Settings.self).value(…)`), through ``wrappedValue`` — and of those, not the ones
+/// that need an instance (getters, setters, `ifNil` factories): see ``wrappedValue``.
 @propertyWrapper
 public struct Inject<Value>: MarkedPropertyWrapper {
   /// The plugin owning `@Inject` properties.
@@ -45,21 +46,39 @@ public struct Inject<Value>: MarkedPropertyWrapper {
     set { write(newValue, object, storage) }
   }
 
-  /// The value, for struct owners and `static` properties: the stored value, else the value injected
-  /// by type, else `nil` for an optional; a non-optional with neither stops with a message.
+  /// The value, for struct owners and `static` properties: the stored value, else what the injection
+  /// selected by type alone gives — a value, the shared value, a `weak` injection's object while it lives,
+  /// a new value from a provider on every read (the getter cannot store it: a struct keeps nothing) —
+  /// else `nil` for an optional. A non-optional with none of these stops with a message, which names a
+  /// getter, setter or `ifNil` factory selected by type alone when that is the injection: those need an
+  /// instance, and reach class properties only.
   public var wrappedValue: Value {
     get {
       if let stored = storage.storedValue { return stored }
       if let injected = TypeKeyedInjections.shared.value(of: Value.self) { return injected }
       if let none = Injection.none(of: Value.self) { return none }
-      Injection.stop(
-        "@Inject \(Injection.typeName(Value.self)) outside a class instance (in a struct, a static or a local "
-          + "variable) was read with nothing injected or "
-          + "stored: inject it with Injection.inject(\(Injection.metatypeExpression(of: Value.self))).value(…).")
+      Self.stopForNothingToRead()
     }
     set {
       storage.setStoredValueUniquely(newValue)
     }
+  }
+
+  /// Stops a struct's or `static` property's read that found nothing: nothing injected by type alone, or
+  /// an injection that reaches class properties only.
+  private static func stopForNothingToRead() -> Never {
+    let type = Injection.typeName(Value.self)
+    let expression = Injection.metatypeExpression(of: Value.self)
+    let read = "@Inject \(type) outside a class instance (in a struct, a static or a local variable) was read"
+    if let verb = TypeKeyedInjections.shared.classesOnlyVerb(of: Value.self) {
+      Injection.stop(
+        "\(read) with nothing stored: its injection is \(verb) selected by type alone, which reaches only class "
+          + "properties (it needs an instance). Store a value in the property, or select the classes' properties "
+          + "(Injection.inject(\(expression)).declared(in: …)) for it and inject a value for structs and statics "
+          + "with Injection.inject(\(expression)).value(…).")
+    }
+    Injection.stop(
+      "\(read) with nothing injected or stored: inject it with Injection.inject(\(expression)).value(…).")
   }
 
   /// How to inject `property`, for the message of a read that finds nothing.

@@ -52,41 +52,56 @@ extension InjectSelection {
   }
 
   /// Injects a getter called on every read with the instance, its storage and the original behaviour.
+  ///
+  /// It needs an instance, so it reaches class properties only: selected by type alone, it leaves
+  /// struct and `static` properties of the type their stored value, else `nil` for an optional, and a
+  /// non-optional's read stops saying so (it replaces a value injected for them by type before).
   @discardableResult
   public func getter(_ getter: @escaping PropertyInjection<Value>.Getter) throws -> InjectionPlan? {
-    try apply(PropertyInjection(read: .getter(getter), summary: "getter"), typeKeyed: nil)
+    try apply(PropertyInjection(read: .getter(getter), summary: "getter"), typeKeyed: .classesOnly(verb: "a getter"))
   }
 
   /// Injects a setter called on every write with the instance, its storage, the new value and the
   /// original behaviour; reads keep their plain behaviour.
+  ///
+  /// It reaches class properties only, as ``getter(_:)`` does: a struct's write stores the value, and a
+  /// read of a non-optional with nothing stored stops saying so.
   @discardableResult
   public func setter(_ setter: @escaping PropertyInjection<Value>.Setter) throws -> InjectionPlan? {
-    try apply(PropertyInjection(read: .original, write: setter, summary: "setter"), typeKeyed: nil)
+    try apply(
+      PropertyInjection(read: .original, write: setter, summary: "setter"), typeKeyed: .classesOnly(verb: "a setter"))
   }
 
-  /// Injects a getter and a setter together.
+  /// Injects a getter and a setter together; class properties only, as ``getter(_:)``.
   @discardableResult
   public func getter(
     _ getter: @escaping PropertyInjection<Value>.Getter, setter: @escaping PropertyInjection<Value>.Setter
   ) throws -> InjectionPlan? {
-    try apply(PropertyInjection(read: .getter(getter), write: setter, summary: "getter and setter"), typeKeyed: nil)
+    try apply(
+      PropertyInjection(read: .getter(getter), write: setter, summary: "getter and setter"),
+      typeKeyed: .classesOnly(verb: "a getter and setter"))
   }
 
   /// DeluxeInjection's `DIGetterIfIvarIsNil`: when the instance's storage is empty, `make` fills it;
   /// after the property is set to `nil` the next read fills it again.
+  ///
+  /// It fills an instance's storage, so it reaches class properties only: a struct's read cannot store
+  /// (its getter does not mutate) and has no instance to give `make`. Selected by type alone, it leaves
+  /// struct and `static` properties as ``getter(_:)`` does.
   @discardableResult
   public func ifNil(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
     try apply(
-      PropertyInjection(read: .fill(make, once: false), summary: "created if nil"), typeKeyed: nil,
-      reachesOptionals: true)
+      PropertyInjection(read: .fill(make, once: false), summary: "created if nil"),
+      typeKeyed: .classesOnly(verb: "an ifNil factory"), reachesOptionals: true)
   }
 
   /// DeluxeInjection's `DIGetterIfIvarIsNilOnce`: `make` fills the storage at most once per instance.
+  /// Class properties only, as ``ifNil(_:)``.
   @discardableResult
   public func ifNilOnce(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
     try apply(
-      PropertyInjection(read: .fill(make, once: true), summary: "created once if nil"), typeKeyed: nil,
-      reachesOptionals: true)
+      PropertyInjection(read: .fill(make, once: true), summary: "created once if nil"),
+      typeKeyed: .classesOnly(verb: "an ifNilOnce factory"), reachesOptionals: true)
   }
 
   /// Removes the injection of the selected properties: they behave as if never injected.
@@ -107,7 +122,8 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
   /// Injects `object` held weakly: reads return it while it lives and `nil` (or the stored value)
   /// afterwards. For optional class-typed properties such as `@Inject var delegate: Delegate?`.
   /// The injection does not keep `object` alive: it is deallocated as soon as its last owner lets go
-  /// (a read's caller owns what the read returned, as with any property).
+  /// (a read's caller owns what the read returned, as with any property). Selected by type alone, it
+  /// also reaches struct and `static` properties of the type, the same way (their stored value first).
   ///
   /// Every instance on every thread reads the object, so it must be `Sendable`; for one you vouch for
   /// whose type is not, pass `UncheckedSendable` (`weak(UncheckedSendable(delegate))`).
@@ -140,7 +156,7 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
           if let stored = storage { return stored }
           return reference.object.flatMap { $0 as? Value } ?? original.get(nil)
         }, summary: "weak \(Injection.typeName(type(of: object)))"),
-      typeKeyed: nil)
+      typeKeyed: .weak(reference))
   }
 }
 

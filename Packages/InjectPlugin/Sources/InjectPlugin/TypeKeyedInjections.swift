@@ -5,10 +5,18 @@ import InjectionKernel
 final class TypeKeyedInjections: Sendable {
   static let shared = TypeKeyedInjections()
 
-  /// A value, or a shared value created on first use.
+  /// What a rule selected by type alone gives struct and `static` properties of the type.
   enum Entry: @unchecked Sendable {  // payloads are immutable; the values are shared like any injection
+    /// A value.
     case value(Any)
+    /// A shared value created on first use, or a binding asked on every read.
     case shared(() -> Any)
+    /// An object held weakly: it while it lives, then nothing (`weak(_:)`).
+    case weak(WeakReference)
+    /// A rule that needs an instance (a getter, a setter, an `ifNil` factory): it reaches class
+    /// properties only, and gives struct and `static` properties nothing. `verb` names it for the read
+    /// that then finds nothing ("a getter", "an ifNil factory").
+    case classesOnly(verb: String)
   }
 
   /// The entries, layered: a scope's copy keeps its own settings apart and applies them again on a newer
@@ -20,15 +28,27 @@ final class TypeKeyedInjections: Sendable {
 
   /// The value injected for `type`, if any; for `T?` with nothing injected for it, the value injected for `T`.
   func value<Value>(of type: Value.Type) -> Value? {
-    let entries = entries.value.byType
-    let entry =
-      entries[ObjectIdentifier(type)]
-      ?? Injection.wrappedType(ofOptional: type).flatMap { entries[ObjectIdentifier($0)] }
-    switch entry {
+    switch entry(for: type) {
     case .value(let value): return value as? Value
     case .shared(let make): return make() as? Value
-    case nil: return nil
+    case .weak(let reference): return reference.object.flatMap { $0 as? Value }
+    case .classesOnly, nil: return nil
     }
+  }
+
+  /// What names the rule for `type` that reaches class properties only (``Entry/classesOnly(verb:)``),
+  /// if that is the rule struct and `static` properties of `type` find: for the message of a read that
+  /// finds nothing.
+  func classesOnlyVerb<Value>(of type: Value.Type) -> String? {
+    guard case .classesOnly(let verb) = entry(for: type) else { return nil }
+    return verb
+  }
+
+  /// The entry for `type`; for `T?` with none of its own, the entry for `T`.
+  private func entry(for type: Any.Type) -> Entry? {
+    let entries = entries.value.byType
+    return entries[ObjectIdentifier(type)]
+      ?? Injection.wrappedType(ofOptional: type).flatMap { entries[ObjectIdentifier($0)] }
   }
 
   /// Sets or (with `nil`) removes the injection for the type `id` identifies. The replaced entry is

@@ -65,7 +65,7 @@ extension InjectSelection where Value: Sendable {
 extension InjectSelection where Value: AnyObject & Sendable {
   /// Binds an object shared while someone holds it: every resolve and every instance's first read get
   /// the living one, or a new one from `make` once the last holder let it go (instances hold what they
-  /// read, as any property does).
+  /// read, as any property does; struct and `static` properties hold nothing, and ask on every read).
   @discardableResult
   public func weakShared(_ make: @escaping @Sendable (Resolver) throws -> Value) throws -> InjectionPlan? {
     try bindPerRead(.weakShared, make)
@@ -74,7 +74,8 @@ extension InjectSelection where Value: AnyObject & Sendable {
 
 extension InjectSelection {
   /// Binds a factory called on every resolve and on every instance's first read (the instance keeps
-  /// its value): OCInject's provider, Gummi Injection's block mapping.
+  /// its value): OCInject's provider, Gummi Injection's block mapping. Struct and `static` properties
+  /// keep nothing (a struct's getter cannot store): each of their reads calls it.
   ///
   /// ```swift
   /// try Injection.inject(Request.self).provider { resolver in Request(id: try resolver.argument(0, as: Int.self)) }
@@ -84,8 +85,9 @@ extension InjectSelection {
     try bindPerRead(.provider, make)
   }
 
-  /// Binds `implementation`, built with `init()` on every resolve and every instance's first read —
-  /// Gummi Injection's class mapping, `map:[HybridEngine class] to:@protocol(Engine)`.
+  /// Binds `implementation`, built with `init()` on every resolve and every instance's first read (and
+  /// every read of a struct's or `static` property, which keeps nothing) — Gummi Injection's class
+  /// mapping, `map:[HybridEngine class] to:@protocol(Engine)`.
   ///
   /// ```swift
   /// try Injection.inject((any Engine).self).to(HybridEngine.self)
