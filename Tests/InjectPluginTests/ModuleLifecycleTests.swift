@@ -239,6 +239,78 @@ private final class SlowUnloadModule: InjectionModule {
   }
 }
 
+private struct ReaddedTool: Sendable { let source: String }
+
+/// Its first `unload()` waits until the test lets it go (the other thread re-adds it meanwhile).
+private final class ReaddedModule: InjectionModule {
+  let configures = Counter()
+  let unloads = Counter()
+  let inFirstUnload = DispatchSemaphore(value: 0)
+  let mayFinishFirstUnload = DispatchSemaphore(value: 0)
+  func configure(_ lets: InjectionRules) throws {
+    configures.increment()
+    try lets.inject(ReaddedTool.self).value(ReaddedTool(source: "module"))
+  }
+  func unload() {
+    unloads.increment()
+    guard unloads.count == 1 else { return }
+    inFirstUnload.signal()
+    mayFinishFirstUnload.wait()
+  }
+}
+
+@Suite struct ModuleReloadRaceTests {
+  /// Before, the removal went on to take back the rules of the module added again meanwhile, leaving it
+  /// configured twice, unloaded once and not loaded (review H60: 200 of 200 rounds).
+  @Test func aRemovalLeavesAloneTheLoadingAnotherThreadAddedAfterRejectAll() throws {
+    let child = try Injection.childInjector { _ in }
+    defer { child.end() }
+    let module = ReaddedModule()
+    try child.run { _ = try Injection.addModule(module) }
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+      _ = try? child.run { try Injection.removeModule(module) }
+      finished.signal()
+    }.start()
+    module.inFirstUnload.wait()
+    try child.run {
+      _ = try Injection.rejectAllInjections()  // leaves the unload to the removal in progress
+      _ = try Injection.addModule(module)  // a new loading
+    }
+    module.mayFinishFirstUnload.signal()
+    #expect(finished.wait(timeout: .now() + 5) == .success)
+    #expect(module.configures.count == 2)
+    #expect(module.unloads.count == 1)
+    #expect(child.run { Injection.loadedModules.contains { $0 === module } })
+    #expect(child.run { try? Injection.resolve(ReaddedTool.self) }?.source == "module")
+  }
+
+  /// Before, `removeModules(ofType:)` threw "not loaded" at the first module another thread had removed,
+  /// and left the rest loaded (review H60).
+  @Test func removingModulesOfATypeSkipsOneAnotherThreadRemoved() throws {
+    let child = try Injection.childInjector { _ in }
+    defer { child.end() }
+    let modules = (0..<3).map { _ in TypedRemovalModule() }
+    try child.run { for module in modules { _ = try Injection.addModule(module) } }
+    let removing = modules[2]
+    removing.onUnload = { _ = try? child.run { try Injection.removeModule(modules[1]) } }
+    try child.run { try Injection.removeModules(ofType: TypedRemovalModule.self) }
+    #expect(child.run { Injection.loadedModules.filter { $0 is TypedRemovalModule }.isEmpty })
+    #expect(modules.map(\.unloads.count) == [1, 1, 1])
+  }
+}
+
+/// Its `unload()` runs `onUnload` (set once, before the module is removed).
+private final class TypedRemovalModule: InjectionModule, @unchecked Sendable {
+  let unloads = Counter()
+  nonisolated(unsafe) var onUnload: (() -> Void)?
+  func configure(_ lets: InjectionRules) throws {}
+  func unload() {
+    unloads.increment()
+    onUnload?()
+  }
+}
+
 private final class StormModule: InjectionModule {
   let configures = Counter()
   let unloads = Counter()

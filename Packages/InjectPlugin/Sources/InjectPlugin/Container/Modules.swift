@@ -108,9 +108,12 @@ extension Injection {
       module.unload()
       unloaded = true
     }
-    // Removed meanwhile by `rejectAll()` (which leaves the unload to this removal): nothing left to do.
-    guard loadedModule(module) != nil else { return }
-    try removeLoadedModule(module)
+    // Removed meanwhile by `rejectAll()` (which leaves the unload to this removal): nothing left to do —
+    // also when another thread has added the module again since: that loading is not this removal's, and
+    // taking its rules back would leave it unloaded without its `unload()` (found by review H60).
+    let isThisLoading = { !claim.wasHandedOver }
+    guard isThisLoading(), loadedModule(module) != nil else { return }
+    try removeLoadedModule(module, while: isThisLoading)
   }
 
   /// `module` as the calling task's container lists it, with the scope that added it.
@@ -137,11 +140,16 @@ extension Injection {
   /// Nothing is held between attempts, and the commit lock only for the commit, as for any other: this
   /// batch runs no user code under it (it has no builder or eager singleton of its own, and what it
   /// replaces is released after the lock).
-  private static func removeLoadedModule(_ module: any InjectionModule) throws {
-    try retryingWhileContainerStateChanged { try removeLoadedModuleOnce(module) }
+  /// `isThisLoading` says whether the module is still the loading the removal began with (each attempt asks:
+  /// one that finds another removed it and added it again meanwhile leaves that loading alone).
+  private static func removeLoadedModule(_ module: any InjectionModule, while isThisLoading: () -> Bool) throws {
+    try retryingWhileContainerStateChanged {
+      guard isThisLoading() else { return }
+      try removeLoadedModuleOnce(module)
+    }
   }
 
-  /// One attempt of ``removeLoadedModule(_:)``.
+  /// One attempt of ``removeLoadedModule(_:while:)``.
   private static func removeLoadedModuleOnce(_ module: any InjectionModule) throws {
     let id = ObjectIdentifier(module)
     // The changes are worked out on a copy of the state, dropped at once: a copy holds every rule's
@@ -168,13 +176,22 @@ extension Injection {
     try commit(rules)
   }
 
-  /// Removes every loaded module of type `type` (see ``removeModule(_:)``), newest first.
+  /// Removes every loaded module of type `type` (see ``removeModule(_:)``), newest first; one that another
+  /// thread removes meanwhile is skipped.
   ///
-  /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when none is loaded.
+  /// - Throws: ``ResolutionError/moduleNotLoaded(_:)`` when none is loaded (or others removed them all).
   public static func removeModules<Module: InjectionModule>(ofType type: Module.Type) throws {
     let matching = loadedModules.filter { Swift.type(of: $0) == type }
-    guard !matching.isEmpty else { throw ResolutionError.moduleNotLoaded(Injection.typeName(type)) }
-    for module in matching.reversed() { try removeModule(module) }
+    var removedAny = false
+    for module in matching.reversed() {
+      do {
+        try removeModule(module)
+        removedAny = true
+      } catch ResolutionError.moduleNotLoaded {
+        continue  // removed meanwhile by another thread (found by review H60: the others stayed loaded)
+      }
+    }
+    guard removedAny else { throw ResolutionError.moduleNotLoaded(Injection.typeName(type)) }
   }
 
   /// The loaded modules, oldest first (as the calling task sees them).
