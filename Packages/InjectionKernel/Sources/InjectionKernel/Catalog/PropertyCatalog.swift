@@ -281,6 +281,9 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     lock.withLock {
       runPass()
       var declarations: [GenericPropertyDeclaration] = []
+      /// Declarations whose marker's plugin was not known yet, with their marker type's descriptor: an
+      /// independent field read later (of this class or another) may make it known.
+      var pluginsToFind: [(index: Int, marker: UnsafeRawPointer)] = []
       for entry in marked.values where entry.descriptor.isGeneric {
         guard let records = entry.descriptor.fieldDescriptor?.records else { continue }
         let className = entry.descriptor.context.qualifiedName
@@ -298,12 +301,20 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
             (plugin, valueType) = (facts.plugin, facts.valueType)
           } else if let marker = mangled.leadingSymbolicDescriptor {
             plugin = markerFactsByDescriptor[marker.pointer]?.plugin
+            if plugin == nil { pluginsToFind.append((declarations.count, marker.pointer)) }
           }
           declarations.append(
             GenericPropertyDeclaration(
               className: className, name: name.hasPrefix("_") ? String(name.dropFirst()) : name, plugin: plugin,
               valueType: valueType, classDescriptor: entry.descriptor.context))
         }
+      }
+      for (index, marker) in pluginsToFind {
+        guard let plugin = markerFactsByDescriptor[marker]?.plugin else { continue }
+        let found = declarations[index]
+        declarations[index] = GenericPropertyDeclaration(
+          className: found.className, name: found.name, plugin: plugin, valueType: found.valueType,
+          classDescriptor: found.classDescriptor)
       }
       return declarations.sorted { $0.description < $1.description }
     }
