@@ -117,6 +117,53 @@ private struct FeedSource: Sendable {
 
 private struct FeedModel: Sendable {}
 
+/// A generic base whose specialization a generic subclass fixes whatever its own parameter (`FixedPage<Int>`
+/// and `FixedPage<String>` both inherit from `FixedScreen<FixedPageState>`): cataloged by the pass, unused.
+private class FixedScreen<State> {
+  @Inject var state: State
+  @Inject var logger: ScreenLogger
+}
+
+private final class FixedPage<Item>: FixedScreen<FixedPageState> {}
+
+private struct ScreenLogger: Sendable {}
+
+private struct FixedPageState: Sendable {}
+
+/// Specializations fixed along nested chains: `ChainMid<T>` fixes `ChainBase<ChainFixed>`, which
+/// `ChainLeaf<U>: ChainMid<U>` inherits too; `ChainOuterLeaf<U>` fixes `ChainPassing<ChainPassed>`, and so
+/// `ChainPassingBase<ChainPassed>`. Cataloged by the pass, unused.
+private class ChainBase<Value> {
+  @Inject var fixedValue: Value
+}
+
+private class ChainMid<T>: ChainBase<ChainFixed> {}
+
+private final class ChainLeaf<U>: ChainMid<U> {}
+
+private class ChainPassingBase<Value> {
+  @Inject var passedValue: Value
+}
+
+private class ChainPassing<T>: ChainPassingBase<T> {}
+
+private final class ChainOuterLeaf<U>: ChainPassing<ChainPassed> {}
+
+private struct ChainFixed: Sendable {}
+
+private struct ChainPassed: Sendable {}
+
+/// A non-generic subclass with marked fields of its own that fixes a specialization: both are cataloged.
+private class OwnFieldsBase<Model> {
+  @Inject var baseModel: Model
+}
+
+private final class OwnFieldsFeed: OwnFieldsBase<OwnFieldsModel> {
+  @Inject var ownSource: FeedSource
+}
+
+private struct OwnFieldsModel: Sendable {}
+
 private final class GenericChecked<Element> {
   @Inject var count: GenericCount
   @Inject var label: String?
@@ -479,6 +526,54 @@ private final class IncompleteModule: InjectionModule {
       try lets.inject(FeedModel.self).declared(in: SpecializedFeedBase<FeedModel>.self).value(FeedModel())
     }
     #expect(!covered.missing.contains { $0.hasPrefix(base) })
+  }
+
+  @Test func aSpecializationThatAGenericSubclassFixesIsCheckedBeforeItsFirstUse() throws {
+    // Before, only non-generic subclasses were noted: the whole-process check passed, and the first read of
+    // `FixedPage<Int>().state` stopped the program (nothing was injected into `FixedScreen<FixedPageState>`).
+    let base = "ImperativePluginTests.FixedScreen<ImperativePluginTests.FixedPageState>"
+    let dry = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(inModules: "ImperativePluginTests")
+      try lets.inject(ScreenLogger.self).value(ScreenLogger())
+    }
+    #expect(dry.missing.contains("\(base).state: ImperativePluginTests.FixedPageState (Inject)"))
+    #expect(!dry.missing.contains { $0.hasPrefix("\(base).logger") })
+    let covered = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(inModules: "ImperativePluginTests")
+      try lets.inject(ScreenLogger.self).value(ScreenLogger())
+      try lets.inject(FixedPageState.self).value(FixedPageState())
+    }
+    #expect(!covered.missing.contains { $0.hasPrefix(base) })
+  }
+
+  @Test func aSpecializationFixedAlongANestedChainIsCheckedBeforeItsFirstUse() throws {
+    let fixed = "ImperativePluginTests.ChainBase<ImperativePluginTests.ChainFixed>"
+    let passed = "ImperativePluginTests.ChainPassingBase<ImperativePluginTests.ChainPassed>"
+    let dry = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(inModules: "ImperativePluginTests")
+    }
+    #expect(dry.missing.contains("\(fixed).fixedValue: ImperativePluginTests.ChainFixed (Inject)"))
+    #expect(dry.missing.contains("\(passed).passedValue: ImperativePluginTests.ChainPassed (Inject)"))
+    let covered = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(inModules: "ImperativePluginTests")
+      try lets.inject(ChainFixed.self).value(ChainFixed())
+      try lets.inject(ChainPassed.self).value(ChainPassed())
+    }
+    #expect(!covered.missing.contains { $0.hasPrefix(fixed) || $0.hasPrefix(passed) })
+  }
+
+  @Test func aSubclassThatFixesASpecializationHasItsOwnPropertiesCheckedToo() throws {
+    // The pass resolves the specialization from the subclass's superclass name, not the subclass itself:
+    // the subclass's own marked fields are resolved as any non-generic class's are.
+    let dry = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(inModules: "ImperativePluginTests")
+    }
+    #expect(
+      dry.missing.contains(
+        "ImperativePluginTests.OwnFieldsBase<ImperativePluginTests.OwnFieldsModel>.baseModel: "
+          + "ImperativePluginTests.OwnFieldsModel (Inject)"))
+    #expect(
+      dry.missing.contains("ImperativePluginTests.OwnFieldsFeed.ownSource: ImperativePluginTests.FeedSource (Inject)"))
   }
 
   @Test func aCompletenessScopeThatNamesNothingIsAnErrorNotACheckOfNothing() throws {

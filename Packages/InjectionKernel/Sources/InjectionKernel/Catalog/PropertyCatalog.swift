@@ -8,7 +8,8 @@ import Synchronization
 /// the images' conformance records), and compares the outermost type of each field record of each class
 /// against them by pointer — nothing is allocated and no metadata is instantiated for unmarked classes.
 /// Classes with marked fields are then resolved to concrete ``PropertyDescriptor``s (generic classes once
-/// per specialization, when first used). A second pass reads only what is new.
+/// per specialization: by the pass when a subclass fixes one, see `resolveSpecializingSubclasses`, else
+/// when first used). A second pass reads only what is new.
 final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guarded by `lock`
   static let shared = PropertyCatalog()
 
@@ -62,10 +63,19 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   @exclusivity(unchecked) private var passLog: [CatalogPass] = []
   /// Non-generic classes found by the running pass, resolved at its end.
   @exclusivity(unchecked) private var pendingResolution: [ClassDescriptor] = []
-  /// Non-generic classes whose superclass is a specialization of a generic class (`final class Feed:
-  /// Base<Model>`), found by the running pass; at its end, those that inherit marked properties from a
-  /// generic class have their lineage resolved (see `resolveSpecializingSubclasses`).
+  /// Classes whose superclass is a specialization of a generic class that they fix (`final class Feed:
+  /// Base<Model>`, and `final class Page<Item>: Screen<PageState>`, whose superclass does not depend on its
+  /// parameters), found by the running pass; at its end, those that inherit marked properties from a
+  /// generic class have their superclass's lineage resolved (see `resolveSpecializingSubclasses`).
   @exclusivity(unchecked) private var pendingSpecializingSubclasses: [ClassDescriptor] = []
+  /// The superclass names, by address, whose specialization's lineage is resolved: a module emits each
+  /// mangled name once, so its 2,000 subclasses of `Base<Int>` share one name, and all but the first cost a
+  /// set lookup (no demangling, no metadata). A name that does not depend on its context's generic
+  /// parameters (see `noteGenericSuperclass`) always denotes the same type.
+  @exclusivity(unchecked) private var resolvedSuperclassNames: Set<UnsafeRawPointer> = []
+  /// Classes whose superclasses are all resolved too (by `resolveLineage(from:)`): a walk stops at one.
+  /// `resolved` alone does not tell it: `declaredProperties(of:)` resolves a class but not its ancestors.
+  @exclusivity(unchecked) private var resolvedLineages: Set<ObjectIdentifier> = []
 
   // Associated properties (see `AssociatedProperty`): declaration classes are found by their superclass
   // reference, compared by pointer against the descriptors of `AssociatedProperty` and of its generic
@@ -221,7 +231,11 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     _ superName: MangledName, lead: ContextDescriptor, bases: [UnsafeRawPointer], owner: () -> ClassDescriptor?
   ) {
     guard let descriptor = owner() else { return }
-    if !descriptor.isGeneric, lead.isGeneric { pendingSpecializingSubclasses.append(descriptor) }
+    // A generic class fixes its superclass's specialization when the superclass name does not mention its
+    // parameters (`Page<Item>: Screen<PageState>`); one that does (`Leaf<U>: Mid<U>`) fixes none of its own.
+    if lead.isGeneric, !descriptor.isGeneric || GenericDependence.isIndependent(superName) {
+      pendingSpecializingSubclasses.append(descriptor)
+    }
     guard superName.leadingReferenceIsOutermost, isAssociatedDeclaration(lead: lead.pointer, bases: bases) else {
       return
     }
@@ -235,22 +249,39 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     }
   }
 
-  /// Resolves the lineage of each noted specializing subclass that inherits marked properties from a
-  /// generic class, so that the specialization it fixes (`Base<Model>`) is cataloged like a non-generic
-  /// class: rules reach its properties when they are committed, and completeness checks see them before
-  /// any instance exists (otherwise a specialization is cataloged on first use, and a check could not
-  /// know that a rule naming another specialization leaves this one empty). The generic ancestors are
-  /// found through the superclass references of their descriptors; metadata is made only for the
-  /// subclasses that have one with marked fields.
+  /// Resolves the lineage of the superclass of each noted specializing subclass that inherits marked
+  /// properties from a generic class, so that the specialization it fixes (`Base<Model>`) is cataloged like
+  /// a non-generic class: rules reach its properties when they are committed, and completeness checks see
+  /// them before any instance exists (otherwise a specialization is cataloged on first use, and a check
+  /// could not know that a rule naming another specialization leaves this one empty). The generic
+  /// ancestors are found through the superclass references of their descriptors; the superclass is read
+  /// from its mangled name in the subclass's context, so no metadata is made for the subclass (and for a
+  /// generic one none could be). The subclass itself needs no resolving here: a non-generic one with marked
+  /// fields is resolved by the pass like any other, a generic one per specialization.
   private func resolveSpecializingSubclasses() {
     let noted = pendingSpecializingSubclasses
     pendingSpecializingSubclasses.removeAll()
-    for descriptor in noted where inheritsGenericMarkedFields(descriptor) {
-      var current: AnyClass? = MetadataAccess.classMetadata(of: descriptor.context)
-      while let cls = current, MetadataAccess.isSafeSwiftClass(cls) {
-        _ = resolve(cls)
-        current = MetadataAccess.superclass(of: cls)
-      }
+    for descriptor in noted {
+      guard let superName = descriptor.superclassName,
+        !resolvedSuperclassNames.contains(UnsafeRawPointer(superName.start)),
+        inheritsGenericMarkedFields(descriptor),
+        let superclass = _getTypeByMangledNameInContext(
+          superName.start, UInt(superName.byteCount), genericContext: descriptor.pointer, genericArguments: nil)
+          as? AnyClass
+      else { continue }
+      resolveLineage(from: superclass)
+      resolvedSuperclassNames.insert(UnsafeRawPointer(superName.start))
+    }
+  }
+
+  /// Resolves `cls` and its superclasses, up to the first whose lineage is resolved already.
+  private func resolveLineage(from cls: AnyClass) {
+    var current: AnyClass? = cls
+    while let cls = current, MetadataAccess.isSafeSwiftClass(cls) {
+      // Inserted before its ancestors are resolved: nothing reads the set before this walk has resolved them.
+      guard resolvedLineages.insert(ObjectIdentifier(cls)).inserted else { return }
+      _ = resolve(cls)
+      current = MetadataAccess.superclass(of: cls)
     }
   }
 
