@@ -22,6 +22,11 @@ extension Hero {
 /// Owned by no class: left out of the catalog; only its own use stops the program.
 private final class AnyOwnerTag: Associated<AnyObject, String> {}
 
+/// Named nothing: left out of the catalog; only its own use stops the program.
+private final class NamelessTag: Associated<Hero, Int> {
+  override class var propertyName: String { "" }
+}
+
 private final class Spelled {}
 extension Spelled {
   final class URLCache: Associated<Spelled, Int> {}
@@ -327,6 +332,17 @@ extension Player {
       message.contains(
         "AssociatePluginTests.AnyOwnerTag declares an associated property of Swift.AnyObject, which is not a class: "
           + "an associated property's owner is a class (Associated<Player, Value>), not a protocol or AnyObject"))
+  }
+
+  @Test func aDeclarationWithAnEmptyNameStopsAtItsOwnUse() async {
+    // Before, it was cataloged as `Module.Hero.: Swift.Optional<Swift.Int>`, which no selection can name
+    // (review H58).
+    #expect(!Injection.markedProperties().contains { $0.name.isEmpty })
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      NamelessTag[Hero()] = 1
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("AssociatePluginTests.NamelessTag declares an associated property with an empty name"))
   }
 
   @Test func aRejectedPropertyStopsNamingItselfAndTheCallThatTurnsItOn() async {

@@ -89,16 +89,28 @@ public struct ArchivedDefaults<Value: Codable>: MarkedPropertyWrapper {
       same: ArchivedCoding<Value>().same)
   }
 
-  /// Unavailable: `@ArchivedDefaults` works in classes only.
-  @available(*, unavailable, message: "@ArchivedDefaults works in classes only")
+  /// Unavailable: `@ArchivedDefaults` works on instance properties of classes only (not in structs or enums, not static).
+  @available(
+    *, unavailable,
+    message: "@ArchivedDefaults works on instance properties of classes only (not in structs or enums, not static)"
+  )
   public var wrappedValue: Value {
-    get { fatalError("@ArchivedDefaults works in classes only") }
-    set { fatalError("@ArchivedDefaults works in classes only") }  // swift-format-ignore
+    get {
+      fatalError("@ArchivedDefaults works on instance properties of classes only")
+    }
+    set {
+      fatalError("@ArchivedDefaults works on instance properties of classes only")
+    }  // swift-format-ignore
   }
 
-  /// Unavailable: `$property` works in classes only.
-  @available(*, unavailable, message: "@ArchivedDefaults works in classes only")
-  public var projectedValue: DefaultsProjection<Value> { fatalError("@ArchivedDefaults works in classes only") }
+  /// Unavailable: `$property` works on instance properties of classes only (not in structs or enums, not static).
+  @available(
+    *, unavailable,
+    message: "@ArchivedDefaults works on instance properties of classes only (not in structs or enums, not static)"
+  )
+  public var projectedValue: DefaultsProjection<Value> {
+    fatalError("@ArchivedDefaults works on instance properties of classes only")
+  }
 
   /// How to turn the property on.
   public static func injectionHint(for property: PropertyDescriptor) -> String { "Injection.injectDefaults()" }

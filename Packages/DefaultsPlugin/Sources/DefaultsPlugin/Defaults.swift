@@ -96,16 +96,24 @@ public struct Defaults<Value>: MarkedPropertyWrapper {
       same: PropertyListEquality.same)
   }
 
-  /// Unavailable: `@Defaults` works in classes only.
-  @available(*, unavailable, message: "@Defaults works in classes only")
+  /// Unavailable: `@Defaults` works on instance properties of classes only (not in structs or enums, not static).
+  @available(
+    *, unavailable,
+    message: "@Defaults works on instance properties of classes only (not in structs or enums, not static)"
+  )
   public var wrappedValue: Value {
-    get { fatalError("@Defaults works in classes only") }
-    set { fatalError("@Defaults works in classes only") }  // swift-format-ignore
+    get { fatalError("@Defaults works on instance properties of classes only") }
+    set { fatalError("@Defaults works on instance properties of classes only") }  // swift-format-ignore
   }
 
-  /// Unavailable: `$property` works in classes only.
-  @available(*, unavailable, message: "@Defaults works in classes only")
-  public var projectedValue: DefaultsProjection<Value> { fatalError("@Defaults works in classes only") }
+  /// Unavailable: `$property` works on instance properties of classes only (not in structs or enums, not static).
+  @available(
+    *, unavailable,
+    message: "@Defaults works on instance properties of classes only (not in structs or enums, not static)"
+  )
+  public var projectedValue: DefaultsProjection<Value> {
+    fatalError("@Defaults works on instance properties of classes only")
+  }
 
   /// How to turn the property on.
   public static func injectionHint(for property: PropertyDescriptor) -> String { "Injection.injectDefaults()" }

@@ -42,10 +42,12 @@ public struct Lazy<Value>: MarkedPropertyWrapper {
   }
 
   /// Unavailable: `@Lazy` needs a class instance to hold the created value.
-  @available(*, unavailable, message: "@Lazy works in classes only")
+  @available(
+    *, unavailable, message: "@Lazy works on instance properties of classes only (not in structs or enums, not static)"
+  )
   public var wrappedValue: Value {
-    get { fatalError("@Lazy works in classes only") }
-    set { fatalError("@Lazy works in classes only") }  // swift-format-ignore
+    get { fatalError("@Lazy works on instance properties of classes only") }
+    set { fatalError("@Lazy works on instance properties of classes only") }  // swift-format-ignore
   }
 
   /// How to turn the property on, for the message of a read that finds nothing: `injectLazy()` when its

@@ -170,6 +170,11 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
           + "which is not a class: an associated property's owner is a class (Associated<Player, Value>), "
           + "not a protocol or AnyObject")
     }
+    guard !facts.name.isEmpty else {
+      Injection.stop(
+        "\(Injection.typeName(declaration)) declares an associated property with an empty name: its propertyName "
+          + "must name the property (selections, rules and reports name it so)")
+    }
     // The offset stands for the declaration (it is no field): the declaration class's negated address,
     // unique and never a field offset (read back by `associatedDeclaration(of:)`).
     let property = PropertyDescriptor(
@@ -459,10 +464,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       if let cls = MetadataAccess.classMetadata(of: declaration.context),
         let declaring = cls as? AnyAssociatedProperty.Type  // a class cast: no conformance lookup
       {
-        // A declaration whose owner is no class (`Associated<AnyObject, …>`) is left out: its own first use
-        // stops the program, saying why (`resolveAssociated`), not every pass of a process that declares it.
+        // A declaration whose owner is no class (`Associated<AnyObject, …>`), or whose name is empty, is left
+        // out: its own first use stops the program, saying why (`resolveAssociated`), not every pass.
         let facts = declaring.catalogFacts
-        if facts.owner is AnyClass { _ = resolveAssociated(declaring) { facts } }
+        if facts.owner is AnyClass, !facts.name.isEmpty { _ = resolveAssociated(declaring) { facts } }
       }
     }
     pendingDeclarations.removeAll()
