@@ -40,7 +40,27 @@ private final class LateOwnerModule: InjectionModule {
   }
 }
 
+private final class UnboundInBatchTool: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+private final class UnboundInBatchHost {
+  @Inject var backup: UnboundInBatchTool
+}
+
 @Suite struct BatchContainerStateTests {
+  @Test func aNameTheBatchUnbindsAfterBindingTheTypeAloneGetsTheTypesBinding() throws {
+    // Before, the name's committed binding, recorded again after the binding by type alone, came back: the
+    // unbinding is a retraction, applied before the batch's other changes (found by review H65).
+    try Injection.inject(UnboundInBatchTool.self, named: "backup").value(UnboundInBatchTool("app backup"))
+    let lets = InjectionRules()
+    try lets.inject(UnboundInBatchTool.self).value(UnboundInBatchTool("new"))
+    try lets.inject(UnboundInBatchTool.self, named: "backup").reject()
+    try Injection.commit(lets)
+    #expect(UnboundInBatchHost().backup.source == "new")
+    #expect(try Injection.resolve(UnboundInBatchTool.self, named: "backup").source == "new")
+  }
+
   @Test func aModuleRemovedBeforeTheBatchCommitsKeepsItsNamedBindingGone() throws {
     try Injection.inject(StaleNameTool.self).value(StaleNameTool("app"))
     let module = StaleNameModule()

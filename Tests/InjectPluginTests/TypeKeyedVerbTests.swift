@@ -45,7 +45,32 @@ private struct SetterThermo: Sendable {
   @Inject var reading: SetterReading
 }
 
+private struct RestoredReading: Sendable { let degrees: Double }
+private struct RestoredThermo: Sendable {
+  @Inject var reading: RestoredReading
+}
+private final class RestoredClassThermo {
+  @Inject var reading: RestoredReading
+}
+/// Binds a getter for the type alone (recorded without optionals; the app's value is recorded with them).
+private final class GetterReadingModule: InjectionModule {
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(RestoredReading.self).getter { _, storage, _ in storage ?? RestoredReading(degrees: 7) }
+  }
+}
+
 @Suite struct TypeKeyedVerbTests {
+  @Test func removingAModulesGetterGivesStructsTheAppsValueAgain() throws {
+    // Before, structs and statics were left with nothing, and their next read stopped (review H65).
+    try Injection.inject(RestoredReading.self).value(RestoredReading(degrees: 9))
+    let module = GetterReadingModule()
+    try Injection.addModule(module)
+    #expect(RestoredClassThermo().reading.degrees == 7)
+    try Injection.removeModule(module)
+    #expect(RestoredClassThermo().reading.degrees == 9)
+    #expect(RestoredThermo().reading.degrees == 9)
+  }
+
   @MainActor @Test func weakSelectedByTypeAloneReachesStructsAndStaticsWhileTheObjectLives() throws {
     var delegate: WeakTypeKeyedDelegate? = WeakTypeKeyedDelegate()
     weak let released = delegate

@@ -36,6 +36,10 @@ private final class ResetHost {
   @Lazy var onceParser: Parser?
 }
 
+private final class ScopedNilFirstHost {
+  @Lazy var parser: Parser?
+}
+
 private final class NilFirstHost {
   @Lazy var parser: Parser?
   @Lazy var onceParser: Parser?
@@ -182,6 +186,21 @@ private final class UnbuildableHost {
     #expect(onceHost.onceParser == nil)
     #expect(onceHost.onceParser == nil)  // a once-only fill ran: it stays done
     #expect(calls.count == 4)
+  }
+
+  @Test func aFactorysNilInAnOverrideScopeIsCreatedAgainAtTheNextRead() throws {
+    // Before, the scope kept the factory's nil for the instance (review H65), as the process did before.
+    let calls = Counter()
+    try Injection.withOverrides({ lets in
+      lets.lazy(Parser?.self).declared(in: ScopedNilFirstHost.self).create { _ in
+        calls.increment()
+        return nil
+      }
+    }) {
+      let host = ScopedNilFirstHost()
+      for _ in 0..<3 { #expect(host.parser == nil) }
+    }
+    #expect(calls.count == 3)
   }
 
   @Test func perTypeFactoryOverridesTheDefault() throws {

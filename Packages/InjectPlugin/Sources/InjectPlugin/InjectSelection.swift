@@ -185,8 +185,11 @@ public struct InjectSelection<Value> {
   private func reassertNamedBindings(in batch: InjectionRules) {
     guard isTypeOnly else { return }
     let batchNamed = batch.namedBindings
-    let namedInBatch = batchNamed.notedNames(of: Value.self)  // so far: later ones come after this rule
     batch.recordAtCommit { batch in
+      // Not the names the batch binds or unbinds itself, before this rule or after it: an unbinding later
+      // in the batch is a retraction, applied before every other change, which a binding recorded again
+      // here would undo (found by review H65).
+      let namedInBatch = batchNamed.notedNames(of: Value.self)
       var touched: [(RuleKey, ObjectIdentifier?)] = []
       for (name, key, owner, replay) in ContainerState.shared.value.namedBindingRules(of: Value.self)
       where !namedInBatch.contains(name) {

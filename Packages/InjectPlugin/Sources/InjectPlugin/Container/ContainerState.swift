@@ -128,14 +128,18 @@ struct ContainerState: Sendable {
       rules[key] = remaining.isEmpty ? nil : remaining
       retractions += stack.filter { $0.owner == module }.map(\.undo)
       guard let removedTop = stack.last, removedTop.owner == module else { continue }
+      // Structs and statics read the type-keyed injection of the newest remaining rule for the type alone,
+      // whichever of its two keys (with optionals or not) holds it: a getter is recorded without optionals,
+      // a value with them (before, removing a module's getter left them with nothing, found by review H65).
+      if removedTop.typeKeyedReplay != nil, let type = key.valueType {
+        typeKeyed.append(
+          newestTypeKeyedReplay(forTypeWithID: type, without: module)
+            ?? TypeKeyedInjections.setting(nil, forTypeWithID: type))
+      }
       if let top = remaining.last {
-        if let restore = top.typeKeyedReplay { typeKeyed.append(restore) }
         if let binding = top.binding { setRegistered(binding, !top.rejects) }
-      } else {
-        if removedTop.typeKeyedReplay != nil, let type = key.valueType {
-          typeKeyed.append(TypeKeyedInjections.setting(nil, forTypeWithID: type))
-        }
-        if let binding = removedTop.binding { setRegistered(binding, false) }
+      } else if let binding = removedTop.binding {
+        setRegistered(binding, false)
       }
     }
     // A name whose newest rule was the module's: its remaining rule decides again. It may be older than a
@@ -152,6 +156,16 @@ struct ContainerState: Sendable {
     unkeyed.removeAll { $0.owner == module }
     modules.removeAll { ObjectIdentifier($0.module) == module }
     return retractions + typeKeyed + namedReplays
+  }
+
+  /// The type-keyed injection that the newest rule for the type alone of the type `type` gives, of those
+  /// not owned by `module` (with or without optionals), or `nil` when none is left.
+  private func newestTypeKeyedReplay(forTypeWithID type: ObjectIdentifier, without module: ObjectIdentifier)
+    -> (@Sendable (InjectionRules) -> Void)?
+  {
+    rules.filter { $0.key.valueType == type }.values.joined()
+      .filter { $0.owner != module && $0.typeKeyedReplay != nil }
+      .max { $0.sequence < $1.sequence }?.typeKeyedReplay
   }
 
   /// Whether a rule committed after `entry` names a class or a property and could select the properties

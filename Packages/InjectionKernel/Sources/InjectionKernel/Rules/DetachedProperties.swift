@@ -99,7 +99,7 @@ enum DetachedProperties {
     if let scope {
       let (injection, fromScope) = RuleLog.shared.withCommitLock { scope.plannedDecision(for: entry.property, log: $0) }
       // What is built from a scope's injection depends on the scope (see `Injection.makeShared(_:)`).
-      if fromScope { scope.dependencyReads.add(1, ordering: .relaxed) }
+      if fromScope { InjectionScope.noteDependencyRead() }
       return injection
     }
     // The version only changes under the commit lock, and a commit records its rules before releasing

@@ -1,3 +1,4 @@
+public import InjectionReadSections
 import Synchronization
 
 /// One override scope (``Injection/withOverrides(_:_:)-(_,()->Result)``): injection rules and plugin
@@ -59,9 +60,16 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// ``ScopedState/revisions``), and how many times the scope changed it (a copy rebuilt on a newer value
   /// beneath is kept only if the scope did not change it meanwhile).
   private var layeredCopies: [ObjectIdentifier: (upToDateAt: Int, changes: Int)] = [:]
-  /// Reads of a state copy held by this scope or its parents, from tasks inside this scope; a fill whose
-  /// factory made one keeps its value in the scope (see ``keepFilledValue(_:of:slot:)``).
-  @usableFromInline let dependencyReads = Atomic<Int>(0)
+  /// Notes, on the calling thread, a read of what a scope decides (an injection, a state copy held by a
+  /// scope or its parents, a value a scope keeps); a fill whose factory made one keeps its value in the
+  /// scope (see ``keepFilledValue(_:of:slot:)``). Counted per thread, not per scope: a factory runs on the
+  /// filling thread, and what other tasks of the scope read meanwhile is no dependency of its value
+  /// (found by review H66: a sibling `async let` reading an override made the app's singleton, built at
+  /// the same time, the test's own, and the app built it again).
+  @inlinable static func noteDependencyRead() { ik_dependency_read() }
+
+  /// The count ``noteDependencyRead()`` keeps for the calling thread: compared before and after a factory.
+  @inlinable static var dependencyReadsOnThisThread: Int { ik_dependency_reads_get() }
   /// The rules committed inside the scope (an overlay: a property no rule of it selects falls through).
   let rules = RuleLog(overlay: true)
   /// Retractions of rules the scope does not hold (see ``record(_:log:)``), and the enclosing rules
@@ -163,7 +171,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     while let candidate = scope {
       // Unwrap the dictionary's optional before casting: `nil as Any?` casts to any optional `Value`.
       if let copy = candidate.lock.withLock({ candidate.states[id] }), let value = copy as? Value {
-        dependencyReads.add(1, ordering: .relaxed)
+        Self.noteDependencyRead()
         return value
       }
       scope = candidate.liveParent
@@ -187,7 +195,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       if let copy {
         // The innermost copy, up to date: nothing beneath changed since it was built.
         if holders.isEmpty, upToDateAt == revision, let value = copy as? Value {
-          dependencyReads.add(1, ordering: .relaxed)
+          Self.noteDependencyRead()
           return value
         }
         holders.append(candidate)
@@ -195,7 +203,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       scope = candidate.liveParent
     }
     guard !holders.isEmpty else { return nil }
-    dependencyReads.add(1, ordering: .relaxed)
+    Self.noteDependencyRead()
     var beneath: Value?
     for holder in holders.reversed() {
       beneath = holder.layeredCopy(of: state, layering, at: revision, beneath: { beneath ?? state.processValue })
@@ -326,7 +334,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
         return entry.value
       }
       if let kept {
-        dependencyReads.add(1, ordering: .relaxed)
+        Self.noteDependencyRead()
         return kept
       }
       scope = candidate.liveParent

@@ -4,18 +4,18 @@
 extension Injection {
   /// Runs `make` and tells whether what it made depends on the calling task's override scope: it read a
   /// scope's injection, a scope's copy of a ``ScopedState``, or a value a scope keeps. Outside scopes it
-  /// never does. Another task of the same scope reading its overrides meanwhile also counts, so the
-  /// answer errs towards keeping a value in the scope.
+  /// never does. Only what `make` reads on the calling thread counts: another task of the scope reading its
+  /// overrides meanwhile does not make the value the scope's.
   ///
   /// ```swift
   /// let (value, dependsOnScope) = try Injection.makeShared { try factory(resolver) }
   /// if dependsOnScope { return Injection.keepInScope(value, for: binding) as! Value }
   /// ```
   public static func makeShared<Value>(_ make: () throws -> Value) rethrows -> (value: Value, dependsOnScope: Bool) {
-    guard InjectionScope.anyActive, let scope = InjectionScope.current else { return (try make(), false) }
-    let before = scope.dependencyReads.load(ordering: .acquiring)
+    guard InjectionScope.anyActive, InjectionScope.current != nil else { return (try make(), false) }
+    let before = InjectionScope.dependencyReadsOnThisThread
     let value = try make()
-    return (value, scope.dependencyReads.load(ordering: .acquiring) != before)
+    return (value, InjectionScope.dependencyReadsOnThisThread != before)
   }
 
   /// The value the calling task's override scope (or an enclosing one) keeps for `owner` — the object

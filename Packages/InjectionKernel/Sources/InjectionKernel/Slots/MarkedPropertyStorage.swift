@@ -136,7 +136,7 @@ struct MarkedPropertyStorage<Value> {
     let (injection, fromScope) = scope.injection(for: slot)
     // A fill running in this task (a factory reading this property) depends on the scope then: its
     // value must stay in the scope rather than reach the instance (see the `.fill` case below).
-    if fromScope { scope.dependencyReads.add(1, ordering: .relaxed) }
+    if fromScope { InjectionScope.noteDependencyRead() }
     let original = OriginalAccessor<Value>(slot: slot)
     switch injection.map({ unsafeDowncast($0, to: PropertyInjection<Value>.self).read }) ?? .original {
     case .original:
@@ -160,9 +160,12 @@ struct MarkedPropertyStorage<Value> {
         // A "once" fill the scope ran, emptied by a write since, stays empty; as does the instance's.
         let filled = ik_held_load(held) == EmptiedFill.bits
         guard !(once && kept != nil), fromScope || !once || !filled else { return nil }
-        let readsBefore = scope.dependencyReads.load(ordering: .acquiring)
+        let readsBefore = InjectionScope.dependencyReadsOnThisThread
         let created = factory(object)
-        if fromScope || scope.dependencyReads.load(ordering: .acquiring) != readsBefore {
+        if fromScope || InjectionScope.dependencyReadsOnThisThread != readsBefore {
+          // A factory's `nil` keeps nothing, as outside scopes: the next read fills again (found by review
+          // H65); a once-only fill keeps it, so that it stays done.
+          if !once, slot.isOptional, OptionalTypes.isNone(created) { return created }
           return scope.keepFilledValue(created, of: object, slot: slot) as? Value ?? created
         }
         retired = publishHoldingLock(storedForm(ofFilled: created), filled: true)
@@ -185,7 +188,7 @@ struct MarkedPropertyStorage<Value> {
   static func value(kept: Any??, in scope: InjectionScope) -> Value? {
     // Matched as `Any` before the cast: `nil as Any?` would cast to an optional `Value`.
     guard case .some(.some(let value)) = kept, let kept = value as? Value else { return nil }
-    scope.dependencyReads.add(1, ordering: .relaxed)
+    InjectionScope.noteDependencyRead()
     return kept
   }
 
