@@ -48,7 +48,26 @@ private final class UnboundInBatchHost {
   @Inject var backup: UnboundInBatchTool
 }
 
+private final class CountedNameTool: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+private final class CountedNameHost {
+  @Inject var backup: CountedNameTool
+}
+
 @Suite struct BatchContainerStateTests {
+  @Test func aBindingOfTheTypeAloneCountsOnceForANamedPropertyItLeavesToItsName() throws {
+    // Before, the name's binding recorded again after it counted as a second rule: a plan (an imperative
+    // block's result) listed the property as selected by 2 rules of a batch that had one (review H65).
+    try Injection.inject(CountedNameTool.self, named: "backup").value(CountedNameTool("app backup"))
+    let lets = InjectionRules()
+    try lets.inject(CountedNameTool.self).value(CountedNameTool("main"))
+    let plan = try Injection.plan(lets)
+    let backup = try #require(plan.entries.first { $0.property.declaringClass == CountedNameHost.self })
+    #expect(backup.ruleCount == 1)
+  }
+
   @Test func aNameTheBatchUnbindsAfterBindingTheTypeAloneGetsTheTypesBinding() throws {
     // Before, the name's committed binding, recorded again after the binding by type alone, came back: the
     // unbinding is a retraction, applied before the batch's other changes (found by review H65).

@@ -193,7 +193,7 @@ public struct InjectSelection<Value> {
       var touched: [(RuleKey, ObjectIdentifier?)] = []
       for (name, key, owner, replay) in ContainerState.shared.value.namedBindingRules(of: Value.self)
       where !namedInBatch.contains(name) {
-        replay(batch)
+        batch.restating(replay)
         touched.append((key, owner))
       }
       if !touched.isEmpty {
@@ -202,7 +202,7 @@ public struct InjectSelection<Value> {
         }
       }
     }
-    for rule in batchNamed.replays(of: Value.self) { rule(batch) }
+    for rule in batchNamed.replays(of: Value.self) { batch.restating(rule) }
   }
 
   /// `selected`, recorded for the module being configured if the batch configures one: a module's rules

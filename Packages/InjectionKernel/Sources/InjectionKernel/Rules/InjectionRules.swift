@@ -216,6 +216,22 @@ public final class InjectionRules {
     commitOrder.map { order in order.map { changes[$0] } } ?? changes
   }
 
+  /// Records, with `record`, rules that restate rules in force (a plugin recording again what a newer rule of
+  /// the batch would otherwise shadow, as InjectPlugin does for named bindings after a binding of their
+  /// type alone): a property they select is not counted as selected by them in the plan
+  /// (``InjectionPlan/Entry/ruleCount``, an imperative block's properties "selected by several rules"),
+  /// since nobody wrote them again.
+  public func restating(_ record: (InjectionRules) -> Void) {
+    let start = changes.count
+    record(self)
+    for position in start..<changes.count where intents[position] == nil {
+      intents[position] = Self.restatingIntent
+    }
+  }
+
+  /// The intent of changes recorded by ``restating(_:)``: planning counts no rule for them.
+  static let restatingIntent = "kernel.restating"
+
   /// Records, at this place among the batch's changes, what `record` records when the batch is planned or
   /// committed, under the commit lock: for rules worked out from a plugin's own state, which other commits
   /// may change between the recording and this batch's commit (InjectPlugin's named bindings, recorded

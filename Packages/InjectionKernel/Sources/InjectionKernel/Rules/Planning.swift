@@ -82,7 +82,7 @@ extension Injection {
       // Rules sharing an intent count once per property; a subclass view counts only the rules that
       // name its class (one naming the declaring class and one naming the subclass do not compete).
       let counts =
-        counted && (!property.isSubclassView || level == property.viewDepth)
+        counted && intent != InjectionRules.restatingIntent && (!property.isSubclassView || level == property.viewDepth)
         && (intent.map { countedIntents[property, default: []].insert($0).inserted } ?? true)
       func update(_ entry: inout PlannedProperty) {
         entry.injection = injection
