@@ -13,8 +13,10 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
     public let ruleCount: Int
   }
 
-  /// The properties the batch changes, sorted by description.
-  public let entries: [Entry]
+  /// The properties the batch changes, sorted by description. Sorted when first read: describing and
+  /// sorting them costs more than planning a rule, and most callers of a commit never read them.
+  public var entries: [Entry] { changes.sorted }
+  private let changes: SortedEntries
   /// Selections that matched no property, with the properties that almost matched.
   public let unmatchedSelections: [UnmatchedSelection]
   /// Cataloged marked properties (of every plugin) that have no injection after the batch. Listed by dry
@@ -33,6 +35,20 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   public let genericPropertiesCheckedPerSpecialization: [GenericPropertyDeclaration]
   /// How many catalog passes planning the batch requested: 1, however many plugins' verbs it holds.
   public let catalogPasses: Int
+  /// A plan whose entries (in any order) are `entries`.
+  init(
+    entries: [Entry], unmatchedSelections: [UnmatchedSelection], emptyProperties: [PropertyDescriptor],
+    emptyGenericProperties: [GenericPropertyDeclaration],
+    genericPropertiesCheckedPerSpecialization: [GenericPropertyDeclaration], catalogPasses: Int
+  ) {
+    changes = SortedEntries(entries)
+    self.unmatchedSelections = unmatchedSelections
+    self.emptyProperties = emptyProperties
+    self.emptyGenericProperties = emptyGenericProperties
+    self.genericPropertiesCheckedPerSpecialization = genericPropertiesCheckedPerSpecialization
+    self.catalogPasses = catalogPasses
+  }
+
   /// Everything a commit installs: the entries, and the subclass views that share one of their
   /// injections (a view without an injection of its own follows the class its rule reaches).
   /// `countsReplacement` is false for a view that had no injection of its own or has none now (following
@@ -92,5 +108,23 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
       lines.append("checked per specialization: \(declaration)")
     }
     return lines.joined(separator: "\n")
+  }
+}
+
+/// A plan's entries, sorted by description on first use (see ``InjectionPlan/entries``); plans are copied
+/// and read from any thread, so the sorting is locked.
+private final class SortedEntries: Sendable {
+  private let state: LockedState<(entries: [InjectionPlan.Entry], isSorted: Bool)>
+
+  init(_ entries: [InjectionPlan.Entry]) { state = LockedState((entries, entries.count < 2)) }
+
+  var sorted: [InjectionPlan.Entry] {
+    state.withLock { state in
+      if !state.isSorted {
+        state.entries = PropertyDescriptor.sortedByDescription(state.entries, of: \.property)
+        state.isSorted = true
+      }
+      return state.entries
+    }
   }
 }

@@ -206,12 +206,12 @@ extension Injection {
       !property.isSubclassView || planned[property]?.level == property.viewDepth
         || committedLevel(property) == property.viewDepth
     }
-    let entries = PropertyDescriptor.sortedByDescription(
-      listed.map { property in
-        InjectionPlan.Entry(
-          property: property, injection: planned[property]?.injection ?? nil,
-          replacesInjection: committed(property) != nil, ruleCount: planned[property]?.ruleCount ?? 0)
-      }, of: \.property)
+    // Sorted by the plan when first read (see `InjectionPlan.entries`).
+    let entries = listed.map { property in
+      InjectionPlan.Entry(
+        property: property, injection: planned[property]?.injection ?? nil,
+        replacesInjection: committed(property) != nil, ruleCount: planned[property]?.ruleCount ?? 0)
+    }
     // A property's state is needed only to list the empty ones (dry runs, validated commits); the
     // filter runs first, as finding the committed state of a property without a slot walks the log.
     // Views are listed when a check asked for them (a scope class's), or when a rule naming their class
