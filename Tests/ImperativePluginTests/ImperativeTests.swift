@@ -103,6 +103,11 @@ private final class CheckedNested<Item>: CheckedGenericBase<Item> {
   @Inject var nestedName: String
 }
 
+private struct SetterOnlyTheme: Sendable { let name: String }
+private final class SetterOnlyThemed {
+  @Inject var theme: SetterOnlyTheme
+}
+
 /// A generic base whose specialization a non-generic subclass fixes: cataloged by the pass, unused.
 private class SpecializedFeedBase<Model> {
   @Inject var source: FeedSource
@@ -508,6 +513,28 @@ private final class IncompleteModule: InjectionModule {
         == ["ImperativePluginTests.CheckedPage.items (its type depends on the generic parameters) (Inject)"])
     // A generic subclass of another generic class is checked per specialization, once one is used.
     #expect(!dry.missing.contains { $0.contains("CheckedNested") })
+  }
+
+  @Test func aSetterAloneLeavesANonOptionalPropertyMissing() async throws {
+    // Before, the check passed and the first read stopped (review H67): a setter leaves reads plain.
+    let dry = try Injection.imperativeDryRun { lets in
+      lets.checkCompleteness(in: SetterOnlyThemed.self)
+      try lets.inject(SetterOnlyTheme.self).declared(in: SetterOnlyThemed.self).setter {
+        _, storage, newValue, original in
+        original.set(&storage, newValue)
+      }
+    }
+    #expect(
+      dry.missing == ["ImperativePluginTests.SetterOnlyThemed.theme: ImperativePluginTests.SetterOnlyTheme (Inject)"])
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(SetterOnlyTheme.self).declared(in: SetterOnlyThemed.self).setter {
+        _, storage, value, original in
+        original.set(&storage, value)
+      }
+      _ = SetterOnlyThemed().theme
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("its injection (setter) leaves reads plain (it handles writes only)"))
   }
 
   @Test func aSpecializationThatASubclassFixesIsCheckedBeforeItsFirstUse() throws {

@@ -19,7 +19,8 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   private let changes: SortedEntries
   /// Selections that matched no property, with the properties that almost matched.
   public let unmatchedSelections: [UnmatchedSelection]
-  /// Cataloged marked properties (of every plugin) that have no injection after the batch. Listed by dry
+  /// Cataloged marked properties (of every plugin) that have no injection after the batch, or one that
+  /// leaves reads plain (a setter alone: a read gets nothing from it). Listed by dry
   /// runs (``Injection/plan(_:)``) and validated commits (``Injection/commit(_:listingEmptyWhere:validate:)``,
   /// which the imperative block uses, limited to what its check looks at); empty for a plain
   /// ``Injection/commit(_:)``, which skips that work. Subclass views are listed only for the classes

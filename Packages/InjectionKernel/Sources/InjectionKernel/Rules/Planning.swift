@@ -222,7 +222,10 @@ extension Injection {
         let listedSet = Set(listedViews)
         let ownViews = index.views.filter { !listedSet.contains($0) && currentLevel($0) == $0.viewDepth }
         return PropertyDescriptor.sortedByDescription(
-          (properties + listedViews + ownViews).filter { isListed($0) && current($0) == nil })
+          (properties + listedViews + ownViews).filter { property in
+            // A setter alone leaves reads plain: a read gets nothing from it (found by review H67).
+            isListed(property) && current(property).map(\.leavesReadsPlain) ?? true
+          })
       } ?? []
     var emptyGeneric: [GenericPropertyDeclaration] = []
     var perSpecialization: [GenericPropertyDeclaration] = []
@@ -276,7 +279,7 @@ extension Injection {
       let decision: GenericDecision?
       switch change {
       case .inject(let selection, let injection):
-        decision = decide(selection, injectionType: injection.valueType, rejects: false)
+        decision = decide(selection, injectionType: injection.valueType, rejects: injection.leavesReadsPlain)
       case .injectEach(let selection, _): decision = decide(selection, injectionType: nil, rejects: false)
       case .reject(let selection): decision = decide(selection, injectionType: nil, rejects: true)
       case .retract(let selection):

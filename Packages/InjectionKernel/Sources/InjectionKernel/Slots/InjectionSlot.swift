@@ -153,6 +153,12 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
         currentInjection
       }
     guard let injection = seen else { Injection.stop(property.missingValueMessage) }
+    if injection.leavesReadsPlain {
+      Injection.stop(
+        "\(property.description) was read with nothing stored: its injection (\(injection.summary)) leaves reads "
+          + "plain (it handles writes only), so a read needs a stored value. Give the instance a value first, or "
+          + "inject a getter with it (getter(_:setter:)).")
+    }
     Injection.stop(
       "\(property.description) was read with nothing stored, and its injection (\(injection.summary)) asked for "
         + "the stored value with original.get: give the instance a value first, or have the injection return "

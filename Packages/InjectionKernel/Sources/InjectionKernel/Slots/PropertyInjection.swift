@@ -25,6 +25,10 @@ public class AnyPropertyInjection: @unchecked Sendable {  // immutable after ini
   /// The same injection for a property declared `Value?` (see ``PropertySelection/includingOptionals()``),
   /// or `nil` when it cannot be given to one (getters and setters work on `Value`'s storage).
   func wrappedInOptional() -> AnyPropertyInjection? { nil }
+
+  /// Whether reads stay plain (``PropertyInjection/Read/original``: a setter alone): such an injection gives
+  /// a read nothing, so a non-optional property with nothing stored still stops at its read.
+  var leavesReadsPlain: Bool { false }
 }
 
 /// What reads and writes of an injected property do: the Swift form of DeluxeInjection's getter and
@@ -82,6 +86,11 @@ public final class PropertyInjection<Value>: AnyPropertyInjection, @unchecked Se
     self.read = read
     self.write = nil
     super.init(valueType: Value.self, summary: summary, reportNote: source.reportNote, unwrappedSource: source)
+  }
+
+  override var leavesReadsPlain: Bool {
+    if case .original = read { return true }
+    return false
   }
 
   override func wrappedInOptional() -> AnyPropertyInjection? {
