@@ -79,10 +79,12 @@ public enum Injection {
       let retired = zip(slots, plan.installs).map { slot, install in
         slot.install(install.injection, countingReplacement: install.countsReplacement)
       }
-      configurationVersion.add(1, ordering: .acquiringAndReleasing)
       for change in rules.changesInCommitOrder { log.record(change) }
       BuilderFailures.forgetAll()
       for action in rules.commitActions { action() }
+      // After the plugins' actions too: the state they change (a registry a getter reads) is part of the
+      // configuration `withConsistentReads` promises one of (found by review H68).
+      configurationVersion.add(1, ordering: .acquiringAndReleasing)
       return (plan, retired, DetachedProperties.forgetDecisions())
     }
     // Outside the commit lock: releasing a replaced value runs its deinit, which may read properties.

@@ -1,0 +1,43 @@
+import Foundation
+import InjectionKernel
+import TestSupport
+import Testing
+
+// `Injection.withConsistentReads` promises values from one configuration; a plugin's state that its
+// actions change when a batch commits (`onCommit`) is part of it (found by review H68: the version moved
+// before those actions, and reads mixed two registries).
+
+/// A registry a getter reads, replaced by each batch's action.
+private let consistentRegistry = ScopedState<[String: Int]>(["left": 0, "right": 0])
+
+private final class ConsistentPair: @unchecked Sendable {  // marked properties only
+  @Tracked var left: Int
+  @Tracked var right: Int
+}
+
+@Test func readsInsideWithConsistentReadsSeeOnePluginStateAcrossCommitActions() throws {
+  let rules = InjectionRules()
+  for name in ["left", "right"] {
+    rules.add(
+      PropertyInjection<Int>(read: .getter { _, _, _ in consistentRegistry.value[name] ?? -1 }, summary: name),
+      to: PropertySelection(plugin: TrackedPlugin.id).ofType(Int.self).declared(in: ConsistentPair.self).named(name))
+  }
+  try Injection.commit(rules)
+  let pair = ConsistentPair()
+  let torn = Counter()
+  whileWriting(readers: 2) {
+    for round in 1...2_000 {
+      let batch = InjectionRules()
+      batch.onCommit {
+        consistentRegistry.replace(with: ["left": round, "right": round - 1])
+        usleep(20)  // a plugin's action that takes a moment
+        consistentRegistry.replace(with: ["left": round, "right": round])
+      }
+      _ = try? Injection.commit(batch)
+    }
+  } read: {
+    let (left, right) = Injection.withConsistentReads { (pair.left, pair.right) }
+    if left != right { torn.increment() }
+  }
+  #expect(torn.count == 0)
+}
