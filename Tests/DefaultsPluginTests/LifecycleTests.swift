@@ -91,7 +91,8 @@ private final class NoDefaultsHere {
     // present the property's name as the key.
     #expect(
       line()?.hasSuffix(
-        "key \"volume\" unless the declaration names one (known once an instance is used) in InMemoryDefaultsStore")
+        "key \"volume\" unless the declaration names one (known once this property was read or written) in InMemoryDefaultsStore"
+      )
         == true, "\(String(describing: line()))")
     KeyedBeforeUseSettings().volume = 0.8
     #expect(store.object(forKey: "ui.keyedVolume") as? Double == 0.8)

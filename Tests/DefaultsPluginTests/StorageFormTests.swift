@@ -22,6 +22,10 @@ private final class OpaqueSettings {
   @Defaults var handle: Opaque?
 }
 
+private final class LegacyDictionarySettings {
+  @Defaults var prefs: [String: Any]?
+}
+
 private final class SeveralRefusedSettings {
   @Defaults var frame: WindowFrame?
   @Defaults var handle: Opaque?
@@ -110,6 +114,17 @@ private final class ForeignSettings {
       "\(error)".hasPrefix("Refused for DefaultsPluginTests.OpaqueSettings.handle: Swift.Optional<")
         && "\(error)".hasSuffix(
           "is not one. Make it Codable and declare it @ArchivedDefaults, or store a property-list type.")
+    }
+  }
+
+  @Test func aDictionaryOfAnyIsRefusedWithAHintThatCanBeFollowed() throws {
+    // Before, it said to make [String: Any] Codable, which it cannot be (review H67).
+    #expect {
+      try Injection.injectDefaults(in: LegacyDictionarySettings.self, store: { _ in InMemoryDefaultsStore() })
+    } throws: { error in
+      "\(error)".hasSuffix(
+        "Store a collection of one property-list type ([String: String], [String: Int], …), or a Codable type of "
+          + "your own declared @ArchivedDefaults.")
     }
   }
 

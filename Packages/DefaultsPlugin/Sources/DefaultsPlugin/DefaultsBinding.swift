@@ -69,7 +69,7 @@ final class DefaultsBinding<Value>: Sendable {
     var note =
       Injection.declarationArgumentsAreKnown(of: property)
       ? "key \"\(key(declaration))\" in \(store.name)"
-      : "key \"\(ruleKey)\" unless the declaration names one (known once an instance is used) in \(store.name)"
+      : "key \"\(ruleKey)\" unless the declaration names one (known once this property was read or written) in \(store.name)"
     if declaration?.options.contains(.synchronized) == true { note += ", synchronized" }
     if let last = DefaultsPlugin.lastProblems.value[property], last.store == ObjectIdentifier(store) {
       note += "; \(last.problem.reason)"
@@ -128,7 +128,10 @@ extension Defaults: DefaultsMarker {
           + "Date, URL, and arrays and string-keyed dictionaries of them), and \(type) is not one. "
           + (archivable
             ? "Declare it @ArchivedDefaults to store its Codable form."
-            : "Make it Codable and declare it @ArchivedDefaults, or store a property-list type."))
+            : type.contains(": Any]") || type.contains("[Any]")
+              ? "Store a collection of one property-list type ([String: String], [String: Int], …), or a Codable "
+                + "type of your own declared @ArchivedDefaults."
+              : "Make it Codable and declare it @ArchivedDefaults, or store a property-list type."))
     }
     return DefaultsBinding(property: property, coding: coding, ruleKey: ruleKey, ruleStore: ruleStore).injection
   }

@@ -24,7 +24,9 @@ public struct InjectionPlan: CustomStringConvertible, @unchecked Sendable {  // 
   /// runs (``Injection/plan(_:)``) and validated commits (``Injection/commit(_:listingEmptyWhere:validate:)``,
   /// which the imperative block uses, limited to what its check looks at); empty for a plain
   /// ``Injection/commit(_:)``, which skips that work. Subclass views are listed only for the classes
-  /// given to ``InjectionRules/listInheritedProperties(of:)``.
+  /// given to ``InjectionRules/listInheritedProperties(of:)``. Properties whose marker always gives them a
+  /// value (``InjectionMarker/propertiesAlwaysHoldAValue``) are listed too; a check that looks for reads that
+  /// would stop leaves them out, as the completeness check does.
   public let emptyProperties: [PropertyDescriptor]
   /// Marked properties of generic classes, checked before any specialization exists: their value type
   /// does not depend on the generic parameters, and no rule (committed or of the batch) gives them an

@@ -237,8 +237,10 @@ public final class InjectionRules {
   /// may change between the recording and this batch's commit (InjectPlugin's named bindings, recorded
   /// again after a binding of their type alone, and the bindings an unbinding takes back). Every commit's
   /// ``onCommit(_:)`` actions run under the same lock, so `record` reads the state exactly as this commit
-  /// finds it. `record` may record changes and ``onCommit(_:)`` actions (and ask for more of this), nothing
-  /// else: it must not plan, commit, read marked properties, or run user code.
+  /// finds it — before this batch's own actions, which run once its rules are applied: a rule that depends
+  /// on what the batch itself sets reads that from the batch (a ``RuleOptionKey`` value, which the batch
+  /// it records on keeps). `record` may record changes and ``onCommit(_:)`` actions (and ask for more of
+  /// this), nothing else: it must not plan, commit, read marked properties, or run user code.
   public func recordAtCommit(_ record: @escaping (InjectionRules) -> Void) {
     noteRecording()
     recordedAtCommit.append((changes.count, record))
@@ -298,7 +300,8 @@ public final class InjectionRules {
   /// `listingEmpty` is asked once per commit, before planning, which properties the check needs in
   /// ``InjectionPlan/emptyProperties`` (`nil`: none); the plan lists at least those (the union of every
   /// check's and the entry point's), so a check filters the list to its own. Dry runs
-  /// (``Injection/plan(_:)``) run no check.
+  /// (``Injection/plan(_:)``) run no check. The batch keeps its checks: one that captures the batch keeps
+  /// it alive — capture what the check needs instead.
   ///
   /// ```swift
   /// rules.validate(listingEmpty: { { $0.className.hasPrefix("MyApp.") } }) { plan in

@@ -26,6 +26,10 @@ public struct InjectionSnapshot: @unchecked Sendable {  // immutable
 /// it builds it again on next use (from what is injected then), instead of keeping a value built from
 /// what was injected in between (a test's fakes). The kernel's ``SharedValue``s take part; a plugin
 /// keeping such values registers them with ``Injection/takePartInSnapshots(_:)``.
+///
+/// A participant takes part in the snapshots taken after it registered: a restore of an earlier snapshot
+/// leaves it as it is (a `ScopedState` made after a snapshot, by contrast, is put back to its first value).
+/// Register a participant when its plugin is first used, before the tests that snapshot run.
 public protocol SnapshotParticipant: AnyObject, Sendable {
   /// Captures the state to put back and returns what puts it back. The closure runs under the kernel's
   /// commit lock, before slots publish new answers: it must not read marked properties or commit, and
