@@ -159,10 +159,9 @@ public final class InjectionSlot: @unchecked Sendable {  // `injection` is guard
           + "plain (it handles writes only), so a read needs a stored value. Give the instance a value first, or "
           + "inject a getter with it (getter(_:setter:)).")
     }
-    let hint = property.markerType.map { " (\($0.injectionHint(for: property)))" } ?? ""
     Injection.stop(
       "\(property.description) was read with nothing stored, and its injection (\(injection.summary)) asked for "
         + "the stored value with original.get: give the instance a value first, or have the injection return "
-        + "one of its own when the storage is nil\(hint).")
+        + "one of its own when the storage is nil.")
   }
 }
