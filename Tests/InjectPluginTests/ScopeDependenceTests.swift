@@ -40,3 +40,38 @@ private final class SiblingRepository: @unchecked Sendable {  // marked properti
   #expect(SiblingRepository().connection === inScope)
   #expect(builds.count == 1)
 }
+
+private struct TaskClock: Sendable { let now: String }
+private final class TaskStampedService: Sendable {
+  let stamp: String
+  init(stamp: String) { self.stamp = stamp }
+}
+private final class TaskStampedReport: @unchecked Sendable {  // marked properties only
+  @Inject var service: TaskStampedService
+}
+
+/// Runs `body` in a task (which inherits the calling task's task-locals) and waits for it, blocking.
+private func waitingForATask<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+  let result = LockedState<T?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    result.withLock { $0 = body() }
+    done.signal()
+  }
+  done.wait()
+  return result.withLock { $0! }
+}
+
+@Test func aSingletonWhoseFactoryReadsAnOverrideInATaskItWaitsForStaysInTheScope() throws {
+  // Counting per thread missed the task's read: the test's override reached the app (review H69).
+  try Injection.inject(TaskClock.self).value(TaskClock(now: "app"))
+  try Injection.inject(TaskStampedService.self).singleton { _ in
+    TaskStampedService(stamp: waitingForATask { (try? Injection.resolve(TaskClock.self).now) ?? "none" })
+  }
+  let inScope = try Injection.withOverrides({ lets in try lets.inject(TaskClock.self).value(TaskClock(now: "test")) }) {
+    try Injection.resolve(TaskStampedService.self).stamp
+  }
+  #expect(inScope == "test")
+  #expect(try Injection.resolve(TaskStampedService.self).stamp == "app")
+  #expect(TaskStampedReport().service.stamp == "app")
+}

@@ -41,3 +41,21 @@ private final class ConsistentPair: @unchecked Sendable {  // marked properties 
   }
   #expect(torn.count == 0)
 }
+
+private final class ReadInCommitAction: @unchecked Sendable {  // marked properties only
+  @Tracked var value: Int
+}
+
+@Test func withConsistentReadsInsideACommitActionReadsTheCommitsConfiguration() async {
+  // Before, it waited for the commit its own thread was running, forever (review H69). In a child process
+  // whose alarm ends a hang as a failure.
+  await #expect(processExitsWith: .success) {
+    alarm(20)
+    let rules = InjectionRules()
+    TrackedPlugin.inject(1, into: ReadInCommitAction.self, rules: rules)
+    let seen = LockedState(0)
+    rules.onCommit { seen.withLock { $0 = Injection.withConsistentReads { ReadInCommitAction().value } } }
+    try Injection.commit(rules)
+    precondition(seen.withLock { $0 } == 1)
+  }
+}

@@ -151,6 +151,9 @@ public enum Injection {
   /// values it reads from several properties all come from one configuration. `body` may run more than
   /// once and must not commit.
   public static func withConsistentReads<Result>(_ body: () throws -> Result) rethrows -> Result {
+    // On the committing thread (an onCommit action, a builder): its own commit is the one in progress, and
+    // waiting for it to end would wait forever (found by review H69); its reads see its configuration.
+    if RuleLog.shared.isHeldByCurrentThread { return try body() }
     while true {
       let before = configurationVersion.load(ordering: .acquiring)
       if before & 1 == 1 { continue }

@@ -1,4 +1,3 @@
-public import InjectionReadSections
 import Synchronization
 
 /// One override scope (``Injection/withOverrides(_:_:)-(_,()->Result)``): injection rules and plugin
@@ -60,16 +59,27 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// ``ScopedState/revisions``), and how many times the scope changed it (a copy rebuilt on a newer value
   /// beneath is kept only if the scope did not change it meanwhile).
   private var layeredCopies: [ObjectIdentifier: (upToDateAt: Int, changes: Int)] = [:]
-  /// Notes, on the calling thread, a read of what a scope decides (an injection, a state copy held by a
-  /// scope or its parents, a value a scope keeps); a fill whose factory made one keeps its value in the
-  /// scope (see ``keepFilledValue(_:of:slot:)``). Counted per thread, not per scope: a factory runs on the
-  /// filling thread, and what other tasks of the scope read meanwhile is no dependency of its value
-  /// (found by review H66: a sibling `async let` reading an override made the app's singleton, built at
-  /// the same time, the test's own, and the app built it again).
-  @inlinable static func noteDependencyRead() { ik_dependency_read() }
+  /// Notes a read of what a scope decides (an injection, a state copy held by a scope or its parents, a
+  /// value a scope keeps) for the measurement it is part of (``measuringDependencies(_:)``): a fill whose
+  /// factory made one keeps its value in the scope (see ``keepFilledValue(_:of:slot:)``).
+  @usableFromInline static func noteDependencyRead() {
+    DependencyReads.current?.count.add(1, ordering: .relaxed)
+  }
 
-  /// The count ``noteDependencyRead()`` keeps for the calling thread: compared before and after a factory.
-  @inlinable static var dependencyReadsOnThisThread: Int { ik_dependency_reads_get() }
+  /// Runs `make` (a fill's factory, a shared value's maker) and tells whether it read what a scope decides:
+  /// itself, or the tasks it starts and waits for, which inherit its measurement as they inherit its
+  /// scope — not other tasks of the scope reading meanwhile (found by review H66: a sibling `async let`
+  /// reading an override made the app's singleton, built at the same time, the test's own, and the app
+  /// built it again; and by review H69: counting per thread missed a factory's reads in a task it waited
+  /// for, and a test's override reached the app). What depends on a measured value depends on the scope
+  /// too: an enclosing measurement counts it.
+  @usableFromInline static func measuringDependencies<Value>(_ make: () throws -> Value) rethrows -> (Value, Bool) {
+    let reads = DependencyReads()
+    let value = try DependencyReads.$current.withValue(reads) { try make() }
+    let dependsOnScope = reads.count.load(ordering: .acquiring) > 0
+    if dependsOnScope { noteDependencyRead() }
+    return (value, dependsOnScope)
+  }
   /// The rules committed inside the scope (an overlay: a property no rule of it selects falls through).
   let rules = RuleLog(overlay: true)
   /// Retractions of rules the scope does not hold (see ``record(_:log:)``), and the enclosing rules
@@ -621,4 +631,12 @@ extension Injection {
     guard let scope = InjectionScope.forChanges else { return false }
     return !scope.isActive
   }
+}
+
+/// The reads of what a scope decides made by one measured factory (see
+/// ``InjectionScope/measuringDependencies(_:)``), and by the tasks it starts: a task-local, so that other
+/// tasks of the scope do not add to it.
+final class DependencyReads: Sendable {
+  let count = Atomic<Int>(0)
+  @TaskLocal static var current: DependencyReads?
 }

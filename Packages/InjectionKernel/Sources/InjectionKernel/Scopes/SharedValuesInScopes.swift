@@ -4,8 +4,8 @@
 extension Injection {
   /// Runs `make` and tells whether what it made depends on the calling task's override scope: it read a
   /// scope's injection, a scope's copy of a ``ScopedState``, or a value a scope keeps. Outside scopes it
-  /// never does. Only what `make` reads on the calling thread counts: another task of the scope reading its
-  /// overrides meanwhile does not make the value the scope's.
+  /// never does. What `make` reads counts, and what the tasks it starts read: another task of the scope
+  /// reading its overrides meanwhile does not make the value the scope's.
   ///
   /// ```swift
   /// let (value, dependsOnScope) = try Injection.makeShared { try factory(resolver) }
@@ -13,9 +13,7 @@ extension Injection {
   /// ```
   public static func makeShared<Value>(_ make: () throws -> Value) rethrows -> (value: Value, dependsOnScope: Bool) {
     guard InjectionScope.anyActive, InjectionScope.current != nil else { return (try make(), false) }
-    let before = InjectionScope.dependencyReadsOnThisThread
-    let value = try make()
-    return (value, InjectionScope.dependencyReadsOnThisThread != before)
+    return try InjectionScope.measuringDependencies(make)
   }
 
   /// The value the calling task's override scope (or an enclosing one) keeps for `owner` — the object

@@ -160,9 +160,8 @@ struct MarkedPropertyStorage<Value> {
         // A "once" fill the scope ran, emptied by a write since, stays empty; as does the instance's.
         let filled = ik_held_load(held) == EmptiedFill.bits
         guard !(once && kept != nil), fromScope || !once || !filled else { return nil }
-        let readsBefore = InjectionScope.dependencyReadsOnThisThread
-        let created = factory(object)
-        if fromScope || InjectionScope.dependencyReadsOnThisThread != readsBefore {
+        let (created, dependsOnScope) = InjectionScope.measuringDependencies { factory(object) }
+        if fromScope || dependsOnScope {
           // A factory's `nil` keeps nothing, as outside scopes: the next read fills again (found by review
           // H65); a once-only fill keeps it, so that it stays done.
           if !once, slot.isOptional, OptionalTypes.isNone(created) { return created }

@@ -63,16 +63,6 @@ static inline __attribute__((always_inline)) long ik_recording_get(void) { retur
 
 static inline __attribute__((always_inline)) void ik_recording_set(long depth) { ik_recording_depth = depth; }
 
-/// How many reads of what an override scope decides the calling thread has made (InjectionScope's
-/// dependency reads). A fill compares it before and after its factory, which runs on the filling thread:
-/// reads that other tasks of the scope make meanwhile, on their threads, do not count. Only its own thread
-/// reads and writes it.
-extern __thread long ik_dependency_reads;
-
-static inline __attribute__((always_inline)) long ik_dependency_reads_get(void) { return ik_dependency_reads; }
-
-static inline __attribute__((always_inline)) void ik_dependency_read(void) { ik_dependency_reads += 1; }
-
 /// Notes that the read ik_reading_begin returned `enclosing` for has ended.
 static inline __attribute__((always_inline)) void ik_reading_end(uintptr_t enclosing) {
   ik_reading_inner_slot = enclosing;
