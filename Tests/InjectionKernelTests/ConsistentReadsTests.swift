@@ -59,3 +59,43 @@ private final class ReadInCommitAction: @unchecked Sendable {  // marked propert
     precondition(seen.withLock { $0 } == 1)
   }
 }
+
+private final class ScopedPairLeft: @unchecked Sendable {  // marked properties only
+  @Tracked var value: Int
+}
+private final class ScopedPairRight: @unchecked Sendable {  // marked properties only
+  @Tracked var value: Int
+}
+
+@Test func withConsistentReadsInsideAnOverrideScopeSeesOneOfItsCommits() async throws {
+  // Before, a scope's commits did not move the configuration version (review H69: 131 torn pairs in
+  // 463,000 reads). Probabilistic: a reader and a writer task of one scope.
+  let left = ScopedPairLeft()
+  let right = ScopedPairRight()
+  let torn = try await Injection.withOverrides({ lets in
+    TrackedPlugin.inject(0, into: ScopedPairLeft.self, rules: lets)
+    TrackedPlugin.inject(0, into: ScopedPairRight.self, rules: lets)
+  }) { () async -> Int in
+    let done = Counter()
+    async let writes: Void = {
+      for round in 1...5_000 {
+        let rules = InjectionRules()
+        TrackedPlugin.inject(round, into: ScopedPairLeft.self, rules: rules)
+        TrackedPlugin.inject(round, into: ScopedPairRight.self, rules: rules)
+        _ = try? Injection.commit(rules)
+      }
+      done.increment()
+    }()
+    async let reads: Int = {
+      var torn = 0
+      while done.count == 0 {
+        let (first, second) = Injection.withConsistentReads { (left.value, right.value) }
+        if first != second { torn += 1 }
+      }
+      return torn
+    }()
+    await writes
+    return await reads
+  }
+  #expect(torn == 0)
+}

@@ -103,9 +103,13 @@ public enum Injection {
       let plan = try makePlan(rules, log: log, listingEmpty: isListed, in: scope)
       if let mistake = plan.unmatchedSelections.first(where: \.isMistake) { throw mistake.error }
       try validate(plan)
+      // Odd while the scope's configuration changes, as for the process's (found by review H69: reads in
+      // `withConsistentReads` inside a scope mixed two of its commits).
+      configurationVersion.add(1, ordering: .acquiringAndReleasing)
       let retired = scope.record(rules.changesInCommitOrder, log: log)
       // The task is inside the scope, so plugins' actions change the scope's copies of their state.
       for action in rules.commitActions { action() }
+      configurationVersion.add(1, ordering: .acquiringAndReleasing)
       return (plan, retired)
     }
     ReadSection.retire(retired)
