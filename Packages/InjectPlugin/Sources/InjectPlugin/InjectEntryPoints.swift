@@ -34,11 +34,14 @@ extension InjectionRules {
     onCommit {
       TypeKeyedInjections.shared.removeAll()
       let scope = Injection.overrideScopeID
-      let removed = ContainerState.shared.update { $0.removeAllRules(removingModulesIn: scope) }
-      Injection.releaseAfterTheCommit(removed.released)
-      // Decided as the modules go: one another thread is removing (claimed) is unloaded by that removal,
-      // once; one it has not claimed yet it will find gone.
-      unloaded.withLock { $0 = removed.unloaded.filter { !ModuleClaim.handOverUnload(of: $0) } }
+      // Decided as the modules go, with no claim taken or released meanwhile: one another thread is
+      // removing (claimed) is unloaded by that removal, once; one it has not claimed yet it will find gone.
+      let toUnload = ModuleClaim.removing {
+        let removed = ContainerState.shared.update { $0.removeAllRules(removingModulesIn: scope) }
+        Injection.releaseAfterTheCommit(removed.released)
+        return removed.unloaded
+      }
+      unloaded.withLock { $0 = toUnload }
     }
     afterCommit {
       for module in unloaded.withLock({ $0 }) { module.unload() }
