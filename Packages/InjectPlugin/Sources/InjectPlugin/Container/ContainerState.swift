@@ -1,5 +1,4 @@
 import InjectionKernel
-import Synchronization
 
 /// The container's bookkeeping beside the rules, a ``ScopedState`` so that override scopes, child
 /// injectors and isolated tests each keep their own: the registration order of bindings (for
@@ -12,24 +11,8 @@ struct ContainerState: Sendable {
     for (module, addedIn) in state.modules where addedIn == scope { module.unload() }
   }
 
-  /// Names this value among all the values the state has had, in the process and in every scope: every
-  /// change sets a new one, drawn from a process-wide counter, so two values with the same revision are
-  /// the same value (a restored snapshot keeps the revision it had). A batch worked out from a copy (a
-  /// module's removal, a binding committed at once) applies only if the state still has the copy's
-  /// revision when it commits (see `InjectionRules.requireContainerState(at:)`).
-  private(set) var revision: UInt64 = 0
-  /// The revisions given so far.
-  private static let revisions = Atomic<UInt64>(0)
-
-  /// Gives the value a revision of its own (see ``revision``); every change calls it.
-  private mutating func noteChange() {
-    revision = Self.revisions.add(1, ordering: .relaxed).newValue
-  }
-
   /// Whether ``InjectionRules/constructUnboundTypes()`` is on.
-  var constructsUnboundTypes = false {
-    didSet { noteChange() }
-  }
+  var constructsUnboundTypes = false
   /// Binding names per value type in registration order (`""`: unnamed).
   private(set) var names: [ObjectIdentifier: [String]] = [:]
   /// The rules each key received, oldest first; at most one per owner (the app, each module).
@@ -38,15 +21,11 @@ struct ContainerState: Sendable {
   private(set) var unkeyed: [RuleEntry] = []
   /// The loaded modules, in the order they were added, each with the override scope that added it
   /// (`Injection.overrideScopeID`; `nil`: the process).
-  var modules: [(module: any InjectionModule, addedIn: ObjectIdentifier?)] = [] {
-    didSet { noteChange() }
-  }
+  var modules: [(module: any InjectionModule, addedIn: ObjectIdentifier?)] = []
   /// Modules added outside the override scope this state belongs to and removed inside it, with the
   /// scope that added them: one added again inside keeps that origin, so its removal there does not call
   /// `unload()` on a module still loaded outside.
-  var removedInherited: [ObjectIdentifier: ObjectIdentifier?] = [:] {
-    didSet { noteChange() }
-  }
+  var removedInherited: [ObjectIdentifier: ObjectIdentifier?] = [:]
 
   /// The binding names of each bound type (`""`: the binding by type alone).
   var bindingNamesByType: [ObjectIdentifier: Set<String>] { names.mapValues(Set.init) }
@@ -73,7 +52,6 @@ struct ContainerState: Sendable {
   /// Notes that the rule `owner` holds for `key` was recorded again, as the newest rule.
   mutating func touch(_ key: RuleKey, owner: ObjectIdentifier?) {
     guard let index = rules[key]?.lastIndex(where: { $0.owner == owner }) else { return }
-    noteChange()
     nextSequence += 1
     rules[key]?[index].sequence = nextSequence
   }
@@ -84,7 +62,6 @@ struct ContainerState: Sendable {
   /// Records a committed rule; returns the entry it replaces, if any (to release after the commit:
   /// see `Injection.releaseAfterTheCommit(_:)`).
   mutating func record(_ entry: RuleEntry, for key: RuleKey?) -> [RuleEntry] {
-    noteChange()
     var entry = entry
     nextSequence += 1
     entry.sequence = nextSequence
@@ -118,7 +95,6 @@ struct ContainerState: Sendable {
   /// remaining rule's again, and a name whose newest rule was the module's gets its remaining rule (see
   /// the end).
   mutating func remove(module: ObjectIdentifier) -> [@Sendable (InjectionRules) -> Void] {
-    noteChange()
     var retractions: [@Sendable (InjectionRules) -> Void] = []
     var typeKeyed: [@Sendable (InjectionRules) -> Void] = []
     var namedReplays: [@Sendable (InjectionRules) -> Void] = []
@@ -185,7 +161,6 @@ struct ContainerState: Sendable {
   mutating func removeAllRules(removingModulesIn scope: ObjectIdentifier?)
     -> (unloaded: [any InjectionModule], released: Any)
   {
-    noteChange()
     let released: Any = (rules, unkeyed)
     names = [:]
     rules = [:]

@@ -123,55 +123,37 @@ extension Injection {
     ContainerState.shared.value.modules.first { $0.module === module }
   }
 
-  /// Removes `module`'s rules (for the calling scope alone if it did not add the module); does nothing if
-  /// another commit removed it meanwhile (`rejectAll()`, a restored snapshot, the parent's removal seen
-  /// by a child that keeps no state of its own).
-  ///
-  /// What to commit — the retractions of the module's rules and the replays of the rules that become the
-  /// newest of their keys once they go — depends on every rule and module the state holds, so it must be
-  /// worked out from the very state the commit changes. The batch is recorded before the commit takes its
-  /// lock, so it is worked out on a copy, and checks under the lock, before anything applies, that the
-  /// state is still that copy's (``InjectionRules/requireContainerState(at:)``); when another commit came
-  /// in between (another module's removal, `rejectAll()`, a binding), nothing applies and the removal is
-  /// worked out again from the new state. Before, the batch was committed whatever had changed: removing
-  /// modules A and B at once could replay A's rule, which lay beneath B's, after A's own removal had
-  /// committed, and bring A's binding back.
-  ///
-  /// Nothing is held between attempts, and the commit lock only for the commit, as for any other: this
-  /// batch runs no user code under it (it has no builder or eager singleton of its own, and what it
-  /// replaces is released after the lock).
-  /// `isThisLoading` says whether the module is still the loading the removal began with (each attempt asks:
-  /// one that finds another removed it and added it again meanwhile leaves that loading alone).
-  private static func removeLoadedModule(_ module: any InjectionModule, while isThisLoading: () -> Bool) throws {
-    try retryingWhileContainerStateChanged {
-      guard isThisLoading() else { return }
-      try removeLoadedModuleOnce(module)
-    }
-  }
-
-  /// One attempt of ``removeLoadedModule(_:while:)``.
-  private static func removeLoadedModuleOnce(_ module: any InjectionModule) throws {
+  /// Removes `module`'s rules (for the calling scope alone if it did not add the module): the retractions of
+  /// its rules and the replays of the rules that become the newest of their keys once they go, worked out
+  /// when the batch commits, under the commit lock (``InjectionRules/recordAtCommit(_:)``), from the very
+  /// state the commit changes. (Worked out before the commit, removing modules A and B at once could
+  /// replay A's rule, which lay beneath B's, after A's own removal had committed, and bring A's binding
+  /// back.) Nothing is removed when, by then, another commit removed the module (`rejectAll()`, a
+  /// restored snapshot), or `isThisLoading` says that `rejectAll()` handed its unload to this removal
+  /// (a loading of the module found then is another thread's, which this removal leaves alone); both
+  /// are decided under the same lock.
+  private static func removeLoadedModule(
+    _ module: any InjectionModule, while isThisLoading: @escaping () -> Bool
+  ) throws {
     let id = ObjectIdentifier(module)
-    // The changes are worked out on a copy of the state, dropped at once: a copy holds every rule's
-    // entry, and with it the values of rules that other threads may replace meanwhile.
-    var state: ContainerState? = ContainerState.shared.value
-    guard let revision = state?.revision, let loaded = state?.modules.first(where: { $0.module === module }) else {
-      return
-    }
-    let changes = state?.remove(module: id) ?? []
-    state = nil
+    let scope = Injection.overrideScopeID
     let rules = InjectionRules()
-    for change in changes { change(rules) }
-    rules.requireContainerState(at: revision)
-    let removedHere = loaded.addedIn == Injection.overrideScopeID
+    rules.recordAtCommit { batch in
+      // A copy, dropped here: it shares every entry with the state, so dropping it releases nothing.
+      var state = ContainerState.shared.value
+      guard isThisLoading(), state.modules.contains(where: { $0.module === module }) else { return }
+      for change in state.remove(module: id) { change(batch) }
+    }
     rules.onCommit {
-      let released = ContainerState.shared.update { state in
+      guard isThisLoading() else { return }
+      let released = ContainerState.shared.update { state -> Any? in
+        guard let loaded = state.modules.first(where: { $0.module === module }) else { return nil }
         let entries = state.entries(ownedBy: id)
         let replays = state.remove(module: id)
-        if !removedHere { state.removedInherited[id] = loaded.addedIn }
+        if loaded.addedIn != scope { state.removedInherited[id] = loaded.addedIn }
         return (entries, replays)
       }
-      Injection.releaseAfterTheCommit(released)
+      Injection.releaseAfterTheCommit(released as Any)
     }
     try commit(rules)
   }

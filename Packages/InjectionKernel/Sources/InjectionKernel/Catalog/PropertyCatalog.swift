@@ -114,13 +114,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
     RuleLog.shared.noteCatalogRefresh()
     return lock.withLock {
       runPass()
-      for cls in classes {
-        var current: AnyClass? = cls
-        while let candidate = current {
-          _ = resolve(candidate)
-          current = MetadataAccess.superclass(of: candidate)
-        }
-      }
+      for cls in classes { resolveLineage(from: cls) }
       if let cachedIndex, cachedIndex.all.count == resolvedCount { return cachedIndex }
       let index = PropertyIndex(allResolved())
       cachedIndex = index

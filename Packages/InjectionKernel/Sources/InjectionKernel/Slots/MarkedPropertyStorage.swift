@@ -164,7 +164,7 @@ struct MarkedPropertyStorage<Value> {
         if fromScope || dependsOnScope {
           // A factory's `nil` keeps nothing, as outside scopes: the next read fills again (found by review
           // H65); a once-only fill keeps it, so that it stays done.
-          if !once, slot.isOptional, OptionalTypes.isNone(created) { return created }
+          if !once, storedForm(ofFilled: created) == nil { return created }
           return scope.keepFilledValue(created, of: object, slot: slot) as? Value ?? created
         }
         retired = publishHoldingLock(storedForm(ofFilled: created), filled: true)
