@@ -113,3 +113,65 @@ private final class CountedNameHost {
     try Injection.removeModule(module)
   }
 }
+
+private final class RenamedInBatchTool: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+private final class RenamedInBatchHost {
+  @Inject var backup: RenamedInBatchTool
+}
+
+private final class RetypedInBatchTool: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+private final class RetypedInBatchHost {
+  @Inject var backup: RetypedInBatchTool
+}
+
+private final class ReboundInBatchTool: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+private final class ReboundInBatchHost {
+  @Inject var backup: ReboundInBatchTool
+}
+
+// Before, an unbinding of a name the batch had bound was recorded as a rejection (a retraction applies
+// before the batch's other changes, so it could not take back the batch's own binding): the name's
+// properties then read nothing, whatever the type's binding (found by review H69).
+extension BatchContainerStateTests {
+  @Test func aNameTheBatchBindsUnbindsAndBindsAgainGetsTheLastBinding() throws {
+    try Injection.inject(ReboundInBatchTool.self).value(ReboundInBatchTool("app"))
+    let lets = InjectionRules()
+    try lets.inject(ReboundInBatchTool.self, named: "backup").value(ReboundInBatchTool("first"))
+    try lets.inject(ReboundInBatchTool.self, named: "backup").reject()
+    try lets.inject(ReboundInBatchTool.self, named: "backup").value(ReboundInBatchTool("second"))
+    try Injection.commit(lets)
+    #expect(ReboundInBatchHost().backup.source == "second")
+    #expect(try Injection.resolveAll(ReboundInBatchTool.self).map(\.source) == ["app", "second"])
+  }
+
+  @Test func aNameTheBatchBindsAndThenUnbindsGetsTheCommittedTypesBinding() throws {
+    try Injection.inject(RenamedInBatchTool.self).value(RenamedInBatchTool("app"))
+    let lets = InjectionRules()
+    try lets.inject(RenamedInBatchTool.self, named: "backup").value(RenamedInBatchTool("batch backup"))
+    try lets.inject(RenamedInBatchTool.self, named: "backup").reject()
+    try Injection.commit(lets)
+    #expect(RenamedInBatchHost().backup.source == "app")
+    #expect(try Injection.resolve(RenamedInBatchTool.self, named: "backup").source == "app")
+    #expect(try Injection.resolveAll(RenamedInBatchTool.self).map(\.source) == ["app"])
+  }
+
+  @Test func aNameTheBatchBindsThenUnbindsAfterBindingTheTypeGetsTheBatchsTypeBinding() throws {
+    try Injection.inject(RetypedInBatchTool.self).value(RetypedInBatchTool("app"))
+    let lets = InjectionRules()
+    try lets.inject(RetypedInBatchTool.self, named: "backup").value(RetypedInBatchTool("batch backup"))
+    try lets.inject(RetypedInBatchTool.self).value(RetypedInBatchTool("new"))
+    try lets.inject(RetypedInBatchTool.self, named: "backup").reject()
+    try Injection.commit(lets)
+    #expect(RetypedInBatchHost().backup.source == "new")
+    #expect(try Injection.resolve(RetypedInBatchTool.self, named: "backup").source == "new")
+  }
+}

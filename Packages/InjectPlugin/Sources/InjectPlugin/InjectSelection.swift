@@ -101,7 +101,11 @@ public struct InjectSelection<Value> {
       batch.add(injection, to: selected)
       typeKeyedReplay?(batch)
     }
-    replay(batch)
+    if let bindingName, batch[ModuleBeingConfigured.self] == nil {
+      batch.namedBindings.unlessUnboundLater(Value.self, named: bindingName, replay)(batch)
+    } else {
+      replay(batch)
+    }
     record(
       in: batch, replay: replay, undo: { $0.retract(selected) }, typeKeyedReplay: typeKeyedReplay, rejects: false,
       includesOptionals: isBinding && reachesOptionals)
@@ -113,9 +117,9 @@ public struct InjectSelection<Value> {
 
   /// Records (or commits) the rejection of the selection. For a named binding (``Injection/inject(_:named:)``)
   /// outside a module it is an unbinding: the name's bindings are taken back, whoever made them (the app,
-  /// modules), so the name gets the type's binding again, as a name nothing is bound to does. It is a
-  /// rejection when the same batch bound the name before (a retraction would apply before that binding)
-  /// and in a module's `configure` (removing the module must bring back what it took away).
+  /// modules, the same batch earlier), so the name gets the type's binding again, as a name nothing is
+  /// bound to does. It is a rejection in a module's `configure` (removing the module must bring back what
+  /// it took away).
   @discardableResult
   func applyRejection() throws -> InjectionPlan? {
     try rules?.checkNotEnded()
@@ -126,9 +130,8 @@ public struct InjectSelection<Value> {
       TypeKeyedInjections.setting(nil, forTypeWithID: ObjectIdentifier($0))
     }
     let rejection: @Sendable (InjectionRules) -> Void
-    if let bindingName, let key, batch[ModuleBeingConfigured.self] == nil,
-      !batch.namedBindings.hasBound(Value.self, named: bindingName)
-    {
+    if let bindingName, let key, batch[ModuleBeingConfigured.self] == nil {
+      batch.namedBindings.noteUnbinding(of: Value.self, named: bindingName)
       // Bindings are recorded with and without optionals (per verb), for the app and for each module: the
       // owners holding one when the batch commits (another commit may add or remove a module's meanwhile).
       let forms = [selection, selection.includingOptionals()]
@@ -202,7 +205,9 @@ public struct InjectSelection<Value> {
         }
       }
     }
-    for rule in batchNamed.replays(of: Value.self) { batch.restating(rule) }
+    for (name, rule) in batchNamed.replays(of: Value.self) {
+      batchNamed.unlessUnboundLater(Value.self, named: name) { $0.restating(rule) }(batch)
+    }
   }
 
   /// `selected`, recorded for the module being configured if the batch configures one: a module's rules

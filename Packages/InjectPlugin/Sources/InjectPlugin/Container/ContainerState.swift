@@ -275,9 +275,31 @@ final class BatchNamedBindings: @unchecked Sendable {
     replays[ObjectIdentifier(type), default: [:]][name] = .some(replay)
   }
 
-  /// Whether the batch's newest rule for `type` named `name` binds it.
-  func hasBound(_ type: Any.Type, named name: String) -> Bool {
-    replays[ObjectIdentifier(type)]?[name].map { $0 != nil } ?? false
+  /// Per value type and name, how many unbindings of the name the batch recorded so far.
+  private var unbindings: [ObjectIdentifier: [String: Int]] = [:]
+
+  /// Notes an unbinding of `name` (``Injection/inject(_:named:)`` then `reject()`): the batch's own
+  /// bindings of the name recorded before it are withdrawn (see ``unlessUnboundLater(_:named:_:)``).
+  func noteUnbinding(of type: Any.Type, named name: String) {
+    unbindings[ObjectIdentifier(type), default: [:]][name, default: 0] += 1
+  }
+
+  /// `record`, recorded into a batch when it commits (at this place among its changes) unless the batch
+  /// unbinds `name` after this: a binding of the name made earlier in the batch, or recorded again after a
+  /// binding of the type alone, is withdrawn by a later unbinding, which otherwise — a retraction, applied
+  /// before the batch's other changes — could not take it back, and the name would read the batch's
+  /// binding (or, when the unbinding was recorded as a rejection, nothing) instead of the type's (found by
+  /// review H69).
+  func unlessUnboundLater(
+    _ type: Any.Type, named name: String, _ record: @escaping (InjectionRules) -> Void
+  ) -> (InjectionRules) -> Void {
+    let id = ObjectIdentifier(type)
+    let unbindingsSoFar = unbindings[id]?[name] ?? 0
+    return { batch in
+      batch.recordAtCommit { [self] batch in
+        if (unbindings[id]?[name] ?? 0) == unbindingsSoFar { record(batch) }
+      }
+    }
   }
 
   /// The names of `type` the batch bound or rejected.
@@ -285,9 +307,11 @@ final class BatchNamedBindings: @unchecked Sendable {
     Set((replays[ObjectIdentifier(type)] ?? [:]).keys)
   }
 
-  /// The named bindings of `type` the batch made (not those it rejected), by name.
-  func replays(of type: Any.Type) -> [@Sendable (InjectionRules) -> Void] {
-    (replays[ObjectIdentifier(type)] ?? [:]).sorted { $0.key < $1.key }.compactMap(\.value)
+  /// The named bindings of `type` the batch made (not those it unbound), by name.
+  func replays(of type: Any.Type) -> [(name: String, replay: @Sendable (InjectionRules) -> Void)] {
+    (replays[ObjectIdentifier(type)] ?? [:]).sorted { $0.key < $1.key }.compactMap { name, replay in
+      replay.map { (name, $0) }
+    }
   }
 }
 
