@@ -150,6 +150,12 @@ private final class CyclingShared: Sendable {
   let note: String
   init(_ note: String) { self.note = note }
 }
+private final class CrossThreadA: @unchecked Sendable {  // marked properties only
+  @Inject var b: CrossThreadB
+}
+private final class CrossThreadB: @unchecked Sendable {  // marked properties only
+  @Inject var a: CrossThreadA
+}
 private final class CyclingHostA: @unchecked Sendable {  // marked properties only
   @Inject var shared: CyclingShared
 }
@@ -413,5 +419,43 @@ private final class CyclingHostB: @unchecked Sendable {  // marked properties on
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("was read while it was being created, on the same thread"))
+  }
+
+  @Test func sharedValuesWhoseCreationsNeedEachOtherOnTwoThreadsStopWithTheCycle() async {
+    // Thread 1 creates A, whose factory reads B; thread 2 creates B, whose factory reads A. Before, both
+    // waited for the other's creation forever (found by review H71); now the thread that closes the
+    // cycle stops, naming it. The body returns (and the process exits normally) if both are still
+    // waiting after 20 seconds.
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let aStarted = DispatchSemaphore(value: 0)
+      let bStarted = DispatchSemaphore(value: 0)
+      try Injection.inject(CrossThreadA.self).shared {
+        aStarted.signal()
+        bStarted.wait()
+        _ = CrossThreadA().b
+        return CrossThreadA()
+      }
+      try Injection.inject(CrossThreadB.self).shared {
+        bStarted.signal()
+        aStarted.wait()
+        _ = CrossThreadB().a
+        return CrossThreadB()
+      }
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        _ = CrossThreadB().a
+        done.signal()
+      }.start()
+      Thread {
+        _ = CrossThreadA().b
+        done.signal()
+      }.start()
+      _ = done.wait(timeout: .now() + 20)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("their creations need each other (a cycle across threads: "))
+    let a = "InjectPluginTests.CrossThreadA"
+    let b = "InjectPluginTests.CrossThreadB"
+    #expect(message.contains("\(a) → \(b) → \(a)") || message.contains("\(b) → \(a) → \(b)"))
   }
 }

@@ -13,7 +13,9 @@ import Synchronization
 /// Concurrent first reads create exactly one value: the creator runs under a lock and the others wait.
 /// A read of the value from inside its own creation, on the creating thread (an initializer that reads a
 /// property needing the value being created: a cycle), does not wait for itself: it calls `onReentry`
-/// if one was given, and otherwise stops with a message naming the value's type.
+/// if one was given, and otherwise stops with a message naming the value's type. A cycle through
+/// several threads — one creating `A` needs `B`, which another is creating and which needs `A` — stops
+/// too, naming the types in order, rather than leaving both threads waiting for each other.
 public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guarded by `lock`
   /// Guards `value`, held only to read or store it: never while `create` runs, so that what reads or
   /// resets the value without creating it (a fast read's publication, a snapshot, a restore holding the
@@ -84,7 +86,17 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
     if let kept = Injection.scopeKeptValue(for: self), let value = kept as? Value { return value }
     if let value = lock.withLock({ value }) { return value }
+    let thread = Self.currentThread
+    let name = Injection.typeName(Value.self)
+    if let cycle = SharedCreationWaits.willWait(for: ObjectIdentifier(self), thread: thread) {
+      Injection.stop(
+        "A shared \(name) was read while another thread was creating it, and that creation waits for a shared "
+          + "\(cycle[cycle.count - 1]) this thread is creating: their creations need each other (a cycle "
+          + "across threads: \(([cycle[cycle.count - 1]] + cycle).joined(separator: " → "))).")
+    }
     return creationLock.withLock {
+      SharedCreationWaits.holds(ObjectIdentifier(self), named: name, thread: thread)
+      defer { SharedCreationWaits.released(ObjectIdentifier(self)) }
       if let value = lock.withLock({ value }) { return value }
       creator.store(Self.currentThread, ordering: .relaxed)
       defer { creator.store(0, ordering: .relaxed) }
