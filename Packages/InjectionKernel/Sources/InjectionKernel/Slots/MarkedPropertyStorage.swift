@@ -160,7 +160,9 @@ struct MarkedPropertyStorage<Value> {
         // A "once" fill the scope ran, emptied by a write since, stays empty; as does the instance's.
         let filled = ik_held_load(held) == EmptiedFill.bits
         guard !(once && kept != nil), fromScope || !once || !filled else { return nil }
+        FillChain.enter(slot)
         let (created, dependsOnScope) = InjectionScope.measuringDependencies { factory(object) }
+        FillChain.leave()
         if fromScope || dependsOnScope {
           // A factory's `nil` keeps nothing, as outside scopes: the next read fills again (found by review
           // H65); a once-only fill keeps it, so that it stays done.
@@ -217,7 +219,9 @@ struct MarkedPropertyStorage<Value> {
       let stored = storedHoldingLock()
       let filled = ik_held_load(held) == EmptiedFill.bits
       guard stored == nil, !(once && filled) else { return stored }
+      FillChain.enter(slot)
       let created = factory(object)
+      FillChain.leave()
       retired = publishHoldingLock(storedForm(ofFilled: created), filled: true)
       return created
     }
