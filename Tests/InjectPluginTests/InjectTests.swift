@@ -150,6 +150,10 @@ private final class CyclingShared: Sendable {
   let note: String
   init(_ note: String) { self.note = note }
 }
+private final class OptionalTraceID: Sendable {}
+private final class OptionalTraceHost: @unchecked Sendable {  // marked properties only
+  @Inject var traceID: OptionalTraceID?
+}
 private final class CrossThreadA: @unchecked Sendable {  // marked properties only
   @Inject var b: CrossThreadB
 }
@@ -280,6 +284,27 @@ private final class CyclingHostB: @unchecked Sendable {  // marked properties on
     }
     try Injection.inject(valueOf: (any Coach).self, anyTypeIn: FittingValueHost.self).named("coach").value(HeadCoach())
     #expect(FittingValueHost().coach is HeadCoach)
+  }
+
+  @Test func anOverrideGetterByTypeAloneThatReachesOnlyOptionalPropertiesThrows() throws {
+    // A getter of `T` does not reach `T?` properties; in a test's override that reached nothing and the test
+    // read `nil` with no error, though an override that reaches no property it fits fails (review H71).
+    #expect {
+      try Injection.withOverrides({ lets in
+        try lets.inject(OptionalTraceID.self).getter { _, _, _ in OptionalTraceID() }
+      }) {}
+    } throws: { error in
+      guard case InjectionError.selectionMatchesNothing(_, let nearMisses) = error else { return false }
+      return nearMisses.contains(
+        "InjectPluginTests.OptionalTraceHost.traceID: Swift.Optional<InjectPluginTests.OptionalTraceID> — its "
+          + "type is OptionalTraceID?, which a rule of this kind for OptionalTraceID does not reach: select "
+          + "OptionalTraceID?.self")
+    }
+    try Injection.withOverrides({ lets in
+      try lets.inject(OptionalTraceID?.self).getter { _, _, _ in OptionalTraceID() }
+    }) {
+      #expect(OptionalTraceHost().traceID != nil)
+    }
   }
 
   @Test func anOverrideByAConcreteTypeThatReachesNoPropertyNamesTheDeclaredTypeItsValuesFit() throws {

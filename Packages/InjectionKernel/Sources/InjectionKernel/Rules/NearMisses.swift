@@ -63,7 +63,8 @@ enum NearMisses {
 
   /// For a selection by type alone that matched nothing: at most five of its plugin's properties declared
   /// with a type its values fit — a protocol the type conforms to, a superclass (or an optional of one) —
-  /// which the rule most likely meant (`MockNetworkClient` for `any NetworkClient`).
+  /// which the rule most likely meant (`MockNetworkClient` for `any NetworkClient`), or with the type's
+  /// optional, which the rule's verb does not reach (a getter of `UUID` and a `UUID?` property).
   static func declaredTypesTheValuesFit(for selection: PropertySelection, in index: PropertyIndex) -> [String] {
     guard selection.namedClasses.isEmpty, selection.namedProperties.isEmpty, !selection.isFiltered,
       let type = selection.selectedValueType
@@ -71,6 +72,16 @@ enum NearMisses {
     var found: [String] = []
     for property in index.properties(of: selection.plugin) where !property.isSubclassView {
       let declared = MetadataAccess.optionalWrappedType(property.valueType) ?? property.valueType
+      if declared == type, property.valueType != type {
+        // Declared as the type's optional, which this verb's selection of the type does not reach (a getter,
+        // a setter): `value`, `shared` and the like reach optionals of the type they bind.
+        found.append(
+          "\(property) — its type is \(Injection.sourceSpelling(of: property.valueType)), which a rule of "
+            + "this kind for \(Injection.sourceSpelling(of: type)) does not reach: select "
+            + "\(Injection.metatypeExpression(of: property.valueType))")
+        if found.count == 5 { break }
+        continue
+      }
       guard declared != type, Injection.isConvertible(type, to: declared) == true else { continue }
       found.append(
         "\(property) — its type is \(Injection.sourceSpelling(of: property.valueType)), which "

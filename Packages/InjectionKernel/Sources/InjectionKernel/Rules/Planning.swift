@@ -37,9 +37,9 @@ extension Injection {
     /// Records a selection that matched nothing, with its near misses.
     func noteUnmatched(_ selection: PropertySelection) {
       // In a test's override (`withOverrides`), a rule by type alone that reaches no property while
-      // properties are declared with a type its values fit was meant for them: overrides exist to change
-      // what properties read. (Elsewhere — a child injector too — it is also a binding for `resolve`, and
-      // stays silent.)
+      // properties are declared with a type its values fit, or as its optional (a getter of `T` does not
+      // reach `T?` properties), was meant for them: overrides exist to change what properties read.
+      // (Elsewhere — a child injector too — it is also a binding for `resolve`, and stays silent.)
       let fitting =
         rules.meantForProperties ? NearMisses.declaredTypesTheValuesFit(for: selection, in: index) : []
       unmatched.append(
