@@ -42,8 +42,8 @@ struct LazyFactory: Sendable {
 /// applies, so registering a factory before or after `injectLazy()` makes no difference. They are
 /// ``ScopedState``: a registration inside an override scope stays in it. A registration drops the
 /// factories it replaces (the same type, or a selection of the same properties), so re-registering does
-/// not keep older factories — and what they capture — alive; factories of filtered selections, which
-/// cannot be compared, stay until `rejectLazy()`.
+/// not keep older factories — and what they capture — alive; factories of selections filtered by other
+/// closures than the newer's, which cannot be compared, stay until `rejectLazy()`.
 final class LazyFactories: Sendable {
   static let shared = LazyFactories()
 

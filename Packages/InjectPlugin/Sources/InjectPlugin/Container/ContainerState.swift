@@ -246,8 +246,7 @@ struct RuleEntry: Sendable {
   let owner: ObjectIdentifier?
   /// Records the rule into a batch again.
   let replay: @Sendable (InjectionRules) -> Void
-  /// Records its retraction into a batch: what it shadowed shows again (a filtered selection, which the
-  /// kernel cannot compare with others, is rejected instead).
+  /// Records its retraction into a batch: what it shadowed shows again.
   let undo: @Sendable (InjectionRules) -> Void
   /// For a rule by type alone, records what it did to the type-keyed injection of structs and statics
   /// (set its own, or remove it) into a batch again.

@@ -26,10 +26,9 @@ public final class InjectionRules {
     /// Take back the committed rule recorded for the same selection (see ``InjectionRules/retract(_:)``).
     case retract(PropertySelection)
 
-    /// Whether this is a retraction the kernel can apply as one (its selection has a structural key):
-    /// those take effect before the batch's other changes.
-    var isKeyedRetraction: Bool {
-      if case .retract(let selection) = self { return selection.structuralKey != nil }
+    /// Whether this is a retraction: those take effect before the batch's other changes.
+    var isRetraction: Bool {
+      if case .retract = self { return true }
       return false
     }
   }
@@ -190,25 +189,24 @@ public final class InjectionRules {
   ///
   /// Retractions take effect before the batch's other changes, wherever they were recorded; retracting a
   /// rule that is not there changes nothing. A selection narrowed with ``PropertySelection/filter(_:)``
-  /// can be retracted only when recorded for an owner (``PropertySelection/recorded(forOwner:)``), as
-  /// that very selection; otherwise, since predicates cannot be compared, it is rejected instead, in its
-  /// place among the batch's changes.
+  /// takes back the rule of a selection filtered by the very same closures (that selection, or a copy):
+  /// other predicates cannot be compared.
   public func retract(_ selection: PropertySelection) {
     noteRecording()
     changes.append(.retract(selection))
-    if selection.structuralKey != nil { hasKeyedRetractions = true }
+    hasRetractions = true
   }
 
-  /// Whether ``changes`` holds a keyed retraction, which a commit applies first.
-  private(set) var hasKeyedRetractions = false
+  /// Whether ``changes`` holds a retraction, which a commit applies first.
+  private(set) var hasRetractions = false
 
-  /// The positions in ``changes`` in the order a commit applies them: keyed retractions first, then the
-  /// rest as recorded; `nil` when that is the recorded order (the batch retracts nothing), which costs
-  /// nothing to follow.
+  /// The positions in ``changes`` in the order a commit applies them: retractions first, then the rest as
+  /// recorded; `nil` when that is the recorded order (the batch retracts nothing), which costs nothing to
+  /// follow.
   var commitOrder: [Int]? {
-    guard hasKeyedRetractions else { return nil }
-    let retractions = changes.indices.filter { changes[$0].isKeyedRetraction }
-    return retractions + changes.indices.filter { !changes[$0].isKeyedRetraction }
+    guard hasRetractions else { return nil }
+    let retractions = changes.indices.filter { changes[$0].isRetraction }
+    return retractions + changes.indices.filter { !changes[$0].isRetraction }
   }
 
   /// The changes in the order a commit applies them (see ``commitOrder``).
@@ -269,7 +267,7 @@ public final class InjectionRules {
       guard position < changes.count else { break }
       if let intent = intents[position] { expanded.intents[expanded.changes.count] = intent }
       expanded.changes.append(changes[position])
-      if changes[position].isKeyedRetraction { expanded.hasKeyedRetractions = true }
+      if changes[position].isRetraction { expanded.hasRetractions = true }
     }
     // What a `record` itself asked to record at commit (none of the kernel's users does).
     return expanded.withChangesRecordedAtCommit()

@@ -107,8 +107,8 @@ extension Injection {
       case .rejectAll, .retract: break
       }
     }
-    // Keyed retractions come first (see `changesInCommitOrder`): each property they reach gets what the
-    // committed rules decide without the retracted ones.
+    // Retractions come first (see `changesInCommitOrder`): each property they reach gets what the committed
+    // rules decide without the retracted ones.
     let retracted = Set(
       changes.compactMap { change -> PropertySelection.StructuralKey? in
         guard case .retract(let selection) = change else { return nil }
@@ -167,7 +167,7 @@ extension Injection {
             reason: others.isEmpty
               ? first.reason : first.reason + "\nThe same rule also refused:\n" + others.joined(separator: "\n"))
         }
-      case .retract(let selection) where selection.structuralKey != nil:
+      case .retract(let selection):
         // What the committed rules decide without the retracted ones (no batch change precedes it).
         for property in index.matches(selection) {
           let decided: (injection: AnyPropertyInjection?, level: Int)
@@ -181,8 +181,7 @@ extension Injection {
           if decided.injection === current(property) && decided.level == currentLevel(property) { continue }
           set(property, decided.injection, level: decided.level, counted: false)
         }
-      case .reject(let selection), .retract(let selection):
-        // A retraction that cannot be compared with the rule it would take back is a rejection.
+      case .reject(let selection):
         let matches = index.matches(selection)
         if matches.isEmpty && !namedWrongly.contains(position) { noteUnmatched(selection) }
         for property in matches {
@@ -283,12 +282,8 @@ extension Injection {
       case .injectEach(let selection, _): decision = decide(selection, injectionType: nil, rejects: false)
       case .reject(let selection): decision = decide(selection, injectionType: nil, rejects: true)
       case .retract(let selection):
-        // Keyed retractions apply first: they decide nothing, and the committed rule is passed over.
-        guard let key = selection.structuralKey else {
-          decision = decide(selection, injectionType: nil, rejects: true)
-          break
-        }
-        retracted.insert(key)
+        // Retractions apply first: they decide nothing, and the committed rule is passed over.
+        retracted.insert(selection.structuralKey)
         decision = nil
       case .rejectAll(let rejected): decision = rejected == plugin ? .empty : nil
       }

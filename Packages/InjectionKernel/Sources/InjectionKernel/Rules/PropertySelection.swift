@@ -25,9 +25,9 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   private(set) var turnsOffInherited = false
   /// Who the rule is recorded for (see ``recorded(forOwner:)``); `nil` for the app.
   private(set) var owner: ObjectIdentifier?
-  /// Told apart from every other filtered selection (predicates cannot be compared): made by the
-  /// ``filter(_:)`` call that added the newest predicate, kept by copies.
-  private(set) var filterIdentity = 0
+  /// The identities of `predicates`, two words each (``ClosureIdentity``): selections filtered by the very
+  /// same closures select the same properties.
+  private(set) var predicateIdentities: [UInt] = []
 
   /// Every marked property of `plugin`.
   public init(plugin: PluginID) { self.plugin = plugin }
@@ -80,11 +80,9 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   public func filter(_ predicate: @escaping @Sendable (PropertyDescriptor) -> Bool) -> PropertySelection {
     var copy = self
     copy.predicates.append(predicate)
-    copy.filterIdentity = Self.filterIdentities.add(1, ordering: .relaxed).newValue
+    copy.predicateIdentities += ClosureIdentity.words(of: predicate)
     return copy
   }
-
-  private static let filterIdentities = Atomic<Int>(0)
 
   /// Also selects, for a selection of type `T`, the properties declared `T?`. The kernel gives them the
   /// injection made for `T` wrapped in an optional (values, shared values and fills; a getter or a setter,
@@ -119,8 +117,8 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// the same properties then stay side by side in the order they were committed — the newest decides —
   /// and retracting one owner's rule (``InjectionRules/retract(_:)``) brings back the others' where they
   /// were. It selects the same properties, and ``selectsTheSameProperties(as:)`` ignores the owner.
-  /// A filtered selection recorded for an owner can be retracted too: as this very selection (copies of
-  /// it), since predicates cannot be compared.
+  /// A filtered selection can be retracted too: as a selection filtered by the very same closures (copies
+  /// of it), since predicates cannot be compared otherwise.
   public func recorded(forOwner owner: ObjectIdentifier) -> PropertySelection {
     var copy = self
     copy.owner = owner
@@ -208,26 +206,24 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
 
   /// Whether `other` selects the same properties by the same criteria — plugin, value type, named
   /// classes and property names (in any order, repeats ignored), optionals — so that state a plugin keeps
-  /// for the older selection is replaced by the newer's. Never for a selection with a ``filter(_:)``:
-  /// predicates cannot be compared.
+  /// for the older selection is replaced by the newer's. Selections narrowed with ``filter(_:)`` select
+  /// the same properties only when filtered by the very same closures (one closure expression that
+  /// captures nothing, or the same closure value): other predicates cannot be compared.
   public func selectsTheSameProperties(as other: PropertySelection) -> Bool {
-    guard predicates.isEmpty, other.predicates.isEmpty else { return false }
-    guard let key = structuralKey, let otherKey = other.structuralKey else { return false }
-    return key.hasTheSameStructure(as: otherKey)
+    structuralKey.hasTheSameStructure(as: other.structuralKey)
   }
 
-  /// A key equal for selections that select the same properties by the same structural criteria;
-  /// `nil` when a predicate makes that unknowable. A newer rule with the same key replaces an older one.
-  var structuralKey: StructuralKey? {
-    // A filtered selection has a key only when recorded for an owner: itself, by its filter's identity.
-    guard predicates.isEmpty || owner != nil else { return nil }
-    return StructuralKey(
+  /// A key equal for selections that select the same properties by the same structural criteria and
+  /// the very same predicates (see ``ClosureIdentity``). A newer rule with the same key replaces an older
+  /// one, so a rule re-injected through the same filter does not pile up.
+  var structuralKey: StructuralKey {
+    StructuralKey(
       plugin: plugin, valueType: valueType.map(ObjectIdentifier.init),
       classes: classes.map(ObjectIdentifier.init), names: Array(names), includesOptionals: includesOptionals,
-      owner: owner, filterIdentity: predicates.isEmpty ? 0 : filterIdentity)
+      owner: owner, predicateIdentities: predicateIdentities)
   }
 
-  /// What a selection selects by, without its predicates.
+  /// What a selection selects by: its criteria, and its predicates' identities.
   struct StructuralKey: Hashable {
     let plugin: PluginID
     let valueType: ObjectIdentifier?
@@ -238,15 +234,15 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     let includesOptionals: Bool
     /// Who the rule was recorded for (``PropertySelection/recorded(forOwner:)``); `nil` for the app.
     let owner: ObjectIdentifier?
-    /// The filter's identity for a filtered selection recorded for an owner, else 0.
-    let filterIdentity: Int
+    /// The identities of the selection's predicates (empty without any).
+    let predicateIdentities: [UInt]
     /// The hash of the fields above, computed once: the rule log hashes a key on every lookup, insertion
     /// and growth of its table.
     private let hash: Int
 
     init(
       plugin: PluginID, valueType: ObjectIdentifier?, classes: [ObjectIdentifier], names: [String],
-      includesOptionals: Bool, owner: ObjectIdentifier?, filterIdentity: Int
+      includesOptionals: Bool, owner: ObjectIdentifier?, predicateIdentities: [UInt]
     ) {
       self.plugin = plugin
       self.valueType = valueType
@@ -254,7 +250,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
       self.names = Self.sortedUnique(names)
       self.includesOptionals = includesOptionals
       self.owner = owner
-      self.filterIdentity = filterIdentity
+      self.predicateIdentities = predicateIdentities
       var hasher = Hasher()
       hasher.combine(plugin)
       hasher.combine(valueType)
@@ -262,14 +258,14 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
       hasher.combine(self.names)
       hasher.combine(includesOptionals)
       hasher.combine(owner)
-      hasher.combine(filterIdentity)
+      hasher.combine(predicateIdentities)
       hash = hasher.finalize()
     }
 
     /// Whether `other` selects by the same criteria, whoever recorded it.
     func hasTheSameStructure(as other: StructuralKey) -> Bool {
       plugin == other.plugin && valueType == other.valueType && includesOptionals == other.includesOptionals
-        && classes == other.classes && names == other.names
+        && classes == other.classes && names == other.names && predicateIdentities == other.predicateIdentities
     }
 
     private static func sortedUnique<Element: Comparable>(_ elements: [Element]) -> [Element] {
@@ -282,7 +278,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     static func == (lhs: StructuralKey, rhs: StructuralKey) -> Bool {
       lhs.hash == rhs.hash && lhs.plugin == rhs.plugin && lhs.valueType == rhs.valueType
         && lhs.includesOptionals == rhs.includesOptionals && lhs.classes == rhs.classes && lhs.names == rhs.names
-        && lhs.owner == rhs.owner && lhs.filterIdentity == rhs.filterIdentity
+        && lhs.owner == rhs.owner && lhs.predicateIdentities == rhs.predicateIdentities
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }

@@ -248,12 +248,7 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
     case .reject(let selection):
       append(Rule(key: selection.structuralKey, selection: selection, action: .reject))
     case .retract(let selection):
-      guard let key = selection.structuralKey else {
-        // Not comparable with the rule it would take back: rejected instead (see `retract(_:)`).
-        append(Rule(key: nil, selection: selection, action: .reject))
-        return
-      }
-      if let position = positionByKey.removeValue(forKey: key) {
+      if let position = positionByKey.removeValue(forKey: selection.structuralKey) {
         keepUntilUnlocked(rules[position].take())
         replacedCount += 1
       }

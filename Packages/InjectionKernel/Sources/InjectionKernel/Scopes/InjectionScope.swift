@@ -399,7 +399,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     var masked: InjectionScope? = liveSelfOrParent
     while let candidate = masked {
       for mask in candidate.rulesLock.withLock({ candidate.masks }) {
-        if let key = mask.structuralKey { excluded.insert(key) }
+        excluded.insert(mask.structuralKey)
       }
       masked = candidate.liveParent
     }
@@ -502,7 +502,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     let masked = rulesLock.withLock { () -> Bool in
       var masked = false
       for change in changes {
-        if case .retract(let selection) = change, let key = selection.structuralKey, !rules.holdsRule(withKey: key) {
+        if case .retract(let selection) = change, !rules.holdsRule(withKey: selection.structuralKey) {
           masks.append(selection)
           masked = true
           continue
