@@ -35,6 +35,11 @@ private final class GetterStopHost {
   @Inject var timeout: Int
 }
 
+private protocol FittingAnalytics: Sendable {}
+private final class FittingConsole: FittingAnalytics {}
+private final class FittingDownloader {
+  @Inject var analytics: any FittingAnalytics
+}
 private final class StopHost {
   @Inject var port: Int
 }
@@ -120,6 +125,22 @@ private final class StopHost {
         == "InjectPluginTests.StopHost.port: Swift.Int was read with nothing injected or stored: inject it with "
         + "Injection.inject(Int.self).value(…), or assign it a value first (a didSet that uses oldValue reads the "
         + "property before each assignment).")
+  }
+
+  @Test func aReadThatARuleForAConcreteTypeWasMeantForNamesThatRule() async throws {
+    // `inject(FittingConsole.self)` selects properties declared `FittingConsole` only; the read said nothing
+    // about the rule that was meant for it (review H71).
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(FittingConsole.self).value(FittingConsole())
+      _ = FittingDownloader().analytics
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "InjectPluginTests.FittingDownloader.analytics: InjectPluginTests.FittingAnalytics was read with nothing "
+          + "injected or stored: a rule injects FittingConsole, whose values fit it, but a rule by type selects "
+          + "the properties declared with that very type; inject it with "
+          + "Injection.inject((any FittingAnalytics).self).value(…)"))
   }
 
   @Test func aGetterAskingForTheStoredValueOfAnEmptyInstanceStopsNamingTheGetter() async throws {

@@ -184,6 +184,18 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
     return nil
   }
 
+  /// The value types of the live injections whose selection of `plugin`'s properties is a type alone,
+  /// newest first (commit lock held).
+  func injectedTypesSelectedAlone(by plugin: PluginID) -> [Any.Type] {
+    rules.reversed().compactMap { rule -> Any.Type? in
+      guard let rule, rule.selection.plugin == plugin, case .inject(let injection) = rule.action,
+        let key = rule.key, key.classes.isEmpty, key.names.isEmpty, key.predicateIdentities.isEmpty,
+        key.valueType != nil
+      else { return nil }
+      return injection.valueType
+    }
+  }
+
   /// Whether a live rule has `key` (commit lock held, or the owning scope's lock for an overlay).
   func holdsRule(withKey key: PropertySelection.StructuralKey) -> Bool { positionByKey[key] != nil }
 

@@ -23,8 +23,23 @@ extension PropertyDescriptor {
   public var missingValueMessage: String {
     let hint = markerType?.injectionHint(for: self) ?? "an injection"
     let failure = BuilderFailures.failure(for: self).map { "\($0); " } ?? ""
-    return "\(description) was read with nothing injected or stored: \(failure)inject it with \(hint), "
-      + "or assign it a value first (a didSet that uses oldValue reads the property before each assignment)."
+    return "\(description) was read with nothing injected or stored: \(failure)\(fittingRuleNote)inject it with "
+      + "\(hint), or assign it a value first (a didSet that uses oldValue reads the property before each "
+      + "assignment)."
+  }
+
+  /// For a property that a committed rule by type alone was most likely meant for — its values fit the
+  /// declared type (`Console` for `any Analytics`) but it selects properties of its own type only — a
+  /// note naming that rule; empty otherwise, or when the calling thread holds the commit lock (a read
+  /// during a commit, which must not wait for it).
+  private var fittingRuleNote: String {
+    guard let plugin, !RuleLog.shared.isHeldByCurrentThread else { return "" }
+    let declared = MetadataAccess.optionalWrappedType(valueType) ?? valueType
+    let types = RuleLog.shared.withCommitLock { $0.injectedTypesSelectedAlone(by: plugin) }
+    guard let fitting = types.first(where: { $0 != declared && Injection.isConvertible($0, to: declared) == true })
+    else { return "" }
+    return "a rule injects \(Injection.sourceSpelling(of: fitting)), whose values fit it, but a rule by type "
+      + "selects the properties declared with that very type; "
   }
 }
 
