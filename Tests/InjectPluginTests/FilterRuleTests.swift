@@ -54,4 +54,15 @@ private final class FilteredByNameHost {
     #expect(host.first.name == "first")
     #expect(host.second.name == "second")
   }
+
+  @Test func aFilterThatMatchesNothingThrowsUnlessItMayMatchLater() throws {
+    // Before, it returned normally and applied nowhere (review H71).
+    #expect {
+      try Injection.inject(NamedByFilter.self).filter { $0.name == "third" }.value(NamedByFilter("third"))
+    } throws: { error in
+      guard case InjectionError.selectionMatchesNothing(let selection, _) = error else { return false }
+      return selection == "Inject: type InjectPluginTests.NamedByFilter, filtered"
+    }
+    try Injection.inject(NamedByFilter.self).filter { $0.name == "third" }.mayMatchLater().value(NamedByFilter("3"))
+  }
 }

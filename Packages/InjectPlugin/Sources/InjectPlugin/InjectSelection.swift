@@ -66,7 +66,8 @@ public struct InjectSelection<Value> {
   /// Says that the selection may match nothing now: it is meant for classes in an image opened later or
   /// a generic class's specializations used later, and reaches them when the kernel meets them.
   ///
-  /// Without it, a selection naming a class or a property name that matches nothing throws
+  /// Without it, a selection naming a class or a property name, or narrowed by ``filter(_:)``, that
+  /// matches nothing throws
   /// `InjectionError.selectionMatchesNothing` with its near misses — a typo, `Int` for an `Int?`
   /// property, a class that inherits the property rather than declares it. Selections by type alone
   /// never throw for matching nothing; they already reach whatever is met later.
