@@ -9,6 +9,14 @@ import Testing
 // the construction of unbound types run inside `withIsolatedInjections`, so nothing leaks between them.
 
 /// Counts constructions of a fixture type (one counter per type: each test owns its types).
+private final class FilledByHost: Sendable {
+  let base: Int
+  init(base: Int) { self.base = base }
+}
+private final class FillingHost {
+  let base = 7
+  @Inject var filled: FilledByHost
+}
 private final class Births: Sendable {
   private let count = Atomic<Int>(0)
   func note() { count.add(1, ordering: .relaxed) }
@@ -649,11 +657,33 @@ private struct Point: Drawable {}
       #expect(try Injection.resolve(Theme?.self) == host.optionalTheme)  // T reaches T?
       #expect(try Injection.resolve(Theme.self, named: "primary") == host.primary)
       #expect(host.primary.name == "blue")
-      #expect(try Injection.resolve(Int.self) == host.counter)
       #expect(host.counter == 42)
+      // A getter is called with the instance whose property it serves: no binding for a resolve, which has
+      // none (before, it got a stand-in object, which a getter casting its target could not use: review H72).
+      #expect {
+        try Injection.resolve(Int.self)
+      } throws: { error in
+        guard case ResolutionError.unbound(let type, nil, let hint) = error else { return false }
+        return type == "Swift.Int"
+          && hint.hasSuffix(
+            "(its rule, a getter, is called with the instance whose property it serves, so it reaches class "
+              + "properties only)")
+      }
       // A name nothing is bound to reads what the type alone gives, as a property with that name would.
       #expect(try Injection.resolve(Theme.self, named: "secondary").name == "dark")
     }
+  }
+
+  @Test func resolvingATypeWhoseRuleIsAnIfNilFactoryThrowsInsteadOfCallingItWithoutItsInstance() throws {
+    try Injection.inject(FilledByHost.self).ifNil { target in FilledByHost(base: (target as! FillingHost).base) }
+    #expect(FillingHost().filled.base == 7)
+    #expect {
+      try Injection.resolve(FilledByHost.self)
+    } throws: { error in
+      (error as? ResolutionError)?.description.contains("(its rule, an ifNil factory, is called with the instance")
+        == true
+    }
+    #expect(try Injection.resolve(FilledByHost?.self) == nil)
   }
 
   @Test func resolveInsideAnOverrideScopeSeesTheScopesRules() throws {

@@ -68,22 +68,35 @@ enum Resolution {
   static func resolve<Value>(_ type: Value.Type, named name: String?, arguments: [Any]) throws -> Value {
     let marker = Inject<Value>.self
     let propertyName = name ?? ""
+    /// The verb of a rule that needs an instance (a getter, an `ifNil` factory), which a resolve has not.
+    var classesOnlyVerb: String?
     if let injection = Injection.detachedInjection(of: marker, named: propertyName) {
       if let binding = BindingRegistry.binding(for: injection) {
         if binding.valueType == Value.self {
           return try unsafeDowncast(binding, to: ContainerBinding<Value>.self).resolve(arguments: arguments)
         }
         if let value = try binding.resolveAny(arguments: arguments) as? Value { return value }
-      } else if injection.valueType == Value.self,
+      } else if injection.valueType == Value.self {
         // The kernel gives a property of `Value` only injections made for `Value`.
-        let value = Injection.detachedRead(
-          unsafeDowncast(injection, to: PropertyInjection<Value>.self), of: marker, named: propertyName)
-      {
-        return value
+        let typed = unsafeDowncast(injection, to: PropertyInjection<Value>.self)
+        switch typed.read {
+        // Called with the instance whose property they serve: a resolve has none to give them, as a
+        // struct's or a static's read has not (before, they got a stand-in object, and a getter casting
+        // its target to the class it was written for crashed: found by review H72).
+        case .getter: classesOnlyVerb = "a getter"
+        case .fill(_, let once): classesOnlyVerb = once ? "an ifNilOnce factory" : "an ifNil factory"
+        case .value, .shared, .original:
+          if let value = Injection.detachedRead(typed, of: marker, named: propertyName) { return value }
+        }
       }
     }
     if let none = Injection.none(of: Value.self) { return none }
     var hint = ResolutionError.hint(for: Value.self, name: name)
+    if let classesOnlyVerb {
+      hint +=
+        " (its rule, \(classesOnlyVerb), is called with the instance whose property it serves, so it "
+        + "reaches class properties only)"
+    }
     if Value.self is any Constructible.Type, !ContainerState.shared.value.constructsUnboundTypes {
       hint += " (or build unbound types with Injection.constructUnboundTypes())"
     }
