@@ -9,6 +9,7 @@ import Testing
 // the construction of unbound types run inside `withIsolatedInjections`, so nothing leaks between them.
 
 /// Counts constructions of a fixture type (one counter per type: each test owns its types).
+private final class WeaklyResolved: Sendable {}
 private final class FilledByHost: Sendable {
   let base: Int
   init(base: Int) { self.base = base }
@@ -684,6 +685,14 @@ private struct Point: Drawable {}
         == true
     }
     #expect(try Injection.resolve(FilledByHost?.self) == nil)
+  }
+
+  @Test func resolvingATypeInjectedWeaklyReturnsTheObjectWhileItLives() throws {
+    var object: WeaklyResolved? = WeaklyResolved()
+    try Injection.inject(WeaklyResolved?.self).weak(object!)
+    #expect(try Injection.resolve(WeaklyResolved?.self) === object)
+    object = nil
+    #expect(try Injection.resolve(WeaklyResolved?.self) == nil)
   }
 
   @Test func resolveInsideAnOverrideScopeSeesTheScopesRules() throws {

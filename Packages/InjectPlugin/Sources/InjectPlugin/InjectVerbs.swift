@@ -58,7 +58,9 @@ extension InjectSelection {
   /// non-optional's read stops saying so (it replaces a value injected for them by type before).
   @discardableResult
   public func getter(_ getter: @escaping PropertyInjection<Value>.Getter) throws -> InjectionPlan? {
-    try apply(PropertyInjection(read: .getter(getter), summary: "getter"), typeKeyed: .classesOnly(verb: "a getter"))
+    try apply(
+      PropertyInjection(read: .getter(getter), summary: InstanceVerb.getter.rawValue),
+      typeKeyed: .classesOnly(verb: "a getter"))
   }
 
   /// Injects a setter called on every write with the instance, its storage, the new value and the
@@ -78,7 +80,7 @@ extension InjectSelection {
     _ getter: @escaping PropertyInjection<Value>.Getter, setter: @escaping PropertyInjection<Value>.Setter
   ) throws -> InjectionPlan? {
     try apply(
-      PropertyInjection(read: .getter(getter), write: setter, summary: "getter and setter"),
+      PropertyInjection(read: .getter(getter), write: setter, summary: InstanceVerb.getterAndSetter.rawValue),
       typeKeyed: .classesOnly(verb: "a getter and setter"))
   }
 
@@ -91,7 +93,7 @@ extension InjectSelection {
   @discardableResult
   public func ifNil(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
     try apply(
-      PropertyInjection(read: .fill(make, once: false), summary: "created if nil"),
+      PropertyInjection(read: .fill(make, once: false), summary: InstanceVerb.ifNil.rawValue),
       typeKeyed: .classesOnly(verb: "an ifNil factory"), reachesOptionals: true)
   }
 
@@ -100,7 +102,7 @@ extension InjectSelection {
   @discardableResult
   public func ifNilOnce(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
     try apply(
-      PropertyInjection(read: .fill(make, once: true), summary: "created once if nil"),
+      PropertyInjection(read: .fill(make, once: true), summary: InstanceVerb.ifNilOnce.rawValue),
       typeKeyed: .classesOnly(verb: "an ifNilOnce factory"), reachesOptionals: true)
   }
 
@@ -164,4 +166,25 @@ extension InjectSelection where Value: ExpressibleByNilLiteral & SendableMetatyp
 final class WeakReference: @unchecked Sendable {  // `object` is a weak reference; loads of weak refs are atomic
   weak var object: AnyObject?
   init(_ object: AnyObject) { self.object = object }
+}
+
+/// The verbs whose injection is called with the instance whose property it serves — so it reaches class
+/// properties only, and no resolve — told apart by the summary they give their injection (a `weak`
+/// injection is a getter too, and a binding).
+enum InstanceVerb: String, CustomStringConvertible {
+  case getter = "getter"
+  case getterAndSetter = "getter and setter"
+  case ifNil = "created if nil"
+  case ifNilOnce = "created once if nil"
+
+  init?(summary: String) { self.init(rawValue: summary) }
+
+  /// How a message names the verb: `a getter`.
+  var description: String {
+    switch self {
+    case .getter, .getterAndSetter: "a getter"
+    case .ifNil: "an ifNil factory"
+    case .ifNilOnce: "an ifNilOnce factory"
+    }
+  }
 }

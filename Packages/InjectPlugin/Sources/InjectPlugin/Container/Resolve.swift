@@ -79,14 +79,14 @@ enum Resolution {
       } else if injection.valueType == Value.self {
         // The kernel gives a property of `Value` only injections made for `Value`.
         let typed = unsafeDowncast(injection, to: PropertyInjection<Value>.self)
-        switch typed.read {
-        // Called with the instance whose property they serve: a resolve has none to give them, as a
-        // struct's or a static's read has not (before, they got a stand-in object, and a getter casting
-        // its target to the class it was written for crashed: found by review H72).
-        case .getter: classesOnlyVerb = "a getter"
-        case .fill(_, let once): classesOnlyVerb = once ? "an ifNilOnce factory" : "an ifNil factory"
-        case .value, .shared, .original:
-          if let value = Injection.detachedRead(typed, of: marker, named: propertyName) { return value }
+        // A getter or an `ifNil` factory is called with the instance whose property it serves: a resolve has
+        // none to give it, as a struct's or a static's read has not (before, it got a stand-in object, and a
+        // getter casting its target to the class it was written for crashed: found by review H72).
+        classesOnlyVerb = InstanceVerb(summary: typed.summary)?.description
+        if classesOnlyVerb == nil,
+          let value = Injection.detachedRead(typed, of: marker, named: propertyName)
+        {
+          return value
         }
       }
     }
