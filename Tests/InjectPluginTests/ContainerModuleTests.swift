@@ -454,13 +454,14 @@ private final class TintHost {
   }
 
   @Test func addingAModuleInAnEndedScopeConfiguresNothing() throws {
-    // Before, configure ran, the rules applied nowhere and no scope end ever called unload().
+    // Before, configure ran, the rules applied nowhere and no scope end ever called unload(); then the
+    // module was silently not added; now the addition throws (review H71).
     let configured = Counter()
     let module = ClosureModule { _ in configured.increment() }
     let child = try Injection.childInjector { _ in }
-    try child.run {
+    child.run {
       child.end()  // what another thread may do while run's body goes on
-      try Injection.addModule(module)
+      #expect(throws: InjectionError.overrideScopeEnded) { try Injection.addModule(module) }
       #expect(!Injection.loadedModules.contains { $0 === module })
     }
     #expect(configured.count == 0)

@@ -161,7 +161,8 @@ private final class LateCommitHost: @unchecked Sendable {  // marked properties 
   }
   gate.continuation.yield(())
   gate.continuation.finish()
-  try await late.value
+  // It throws (before, it returned normally and applied nowhere: review H71).
+  await #expect(throws: InjectionError.overrideScopeEnded) { try await late.value }
   #expect(LateCommitHost().token == nil)  // a test's late commit does not leak into the process
 }
 
@@ -170,7 +171,7 @@ private final class NestedLateCommitHost: @unchecked Sendable {  // marked prope
 }
 
 @Test func aCommitFromATaskWhoseNestedScopeEndedDoesNotReachTheEnclosingScope() async throws {
-  try await Injection.withIsolatedInjections {
+  await Injection.withIsolatedInjections {
     let gate = AsyncStream<Void>.makeStream()
     let late = Injection.withIsolatedInjections {
       Task {
@@ -180,7 +181,7 @@ private final class NestedLateCommitHost: @unchecked Sendable {  // marked prope
     }
     gate.continuation.yield(())
     gate.continuation.finish()
-    try await late.value
+    await #expect(throws: InjectionError.overrideScopeEnded) { try await late.value }
     #expect(NestedLateCommitHost().token == nil)  // before: the late commit went to the enclosing scope
   }
   #expect(NestedLateCommitHost().token == nil)

@@ -22,6 +22,10 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
   /// `lets` of an imperative block (or a dry run), of a module's `configure` or of an override's rules,
   /// kept and used after the block returned. The rule would apply nowhere.
   case batchEnded
+  /// A commit was made by a task whose override scope (`Injection.withOverrides`, a test trait, a child
+  /// injector's `run`) has ended — a `Task { }` that outlived it: the scope's rules no longer apply anywhere, and the commit
+  /// must not reach the enclosing scope or the process, which other tasks share.
+  case overrideScopeEnded
 
   /// A sentence for logs and test failures.
   public var description: String {
@@ -52,6 +56,11 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
       return "A rule was recorded on a batch whose block has ended (the lets of an Injection.imperative block or "
         + "dry run, a module's configure or an override's rules, kept and used after the block returned): it "
         + "applies nowhere. Record rules inside the block, or commit them with Injection.inject(…)."
+    case .overrideScopeEnded:
+      return "A commit was made by a task whose override scope (Injection.withOverrides, a test trait, a child "
+        + "injector's run) has ended: "
+        + "the task outlived it, and the commit would apply nowhere — not in the ended scope, not in the process "
+        + "that other tests share. Await the task inside the scope, or commit from outside it."
     case .commitWhileRecording:
       return "A commit was made while a batch was being recorded (an Injection.imperative block, a module's "
         + "configure, an override's rules): it would apply at once, apart from the batch, and stay even if the "

@@ -29,6 +29,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// they must not leak into an enclosing scope or the process, which other tasks share.
   static var forChanges: InjectionScope? { entered }
 
+  /// Whether the calling task runs what a scope's end tells plugins (``end()``): its commits go to the
+  /// ended scope, where they apply nowhere, without the error a task that outlived its scope gets.
+  @TaskLocal static var isTellingEnd = false
+
   /// This scope if it is still active, else its nearest active parent. Scopes whose `end()` ran no
   /// longer apply anywhere, even to a live scope begun inside them (by a task that outlived them).
   @usableFromInline var liveSelfOrParent: InjectionScope? {
@@ -166,7 +170,9 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     // what that code commits (a module's `unload()` turning off its rules) applies nowhere, as the
     // scope's own rules no longer do, rather than to the enclosing scope or the process.
     if let copies = released[2] as? [ObjectIdentifier: Any] {
-      Self.$entered.withValue(self) { ScopedStateRegistry.scopeEnded(ObjectIdentifier(self), copies: copies) }
+      Self.$entered.withValue(self) {
+        Self.$isTellingEnd.withValue(true) { ScopedStateRegistry.scopeEnded(ObjectIdentifier(self), copies: copies) }
+      }
     }
     _ = released
   }

@@ -23,8 +23,9 @@ extension Injection {
   /// Task-local values reach child tasks (`async let`, task groups, `Task { }`), not a `Thread` or a
   /// `DispatchQueue` block: such code sees the process's injections. Run it inside the scope from a task,
   /// or capture what it needs before leaving the task. A `Task { }` that outlives the scope sees the
-  /// process's injections once the scope has ended; what it commits then (and its ``ScopedState``
-  /// changes) stays in the ended scope, where it applies nowhere: it never reaches the process.
+  /// process's injections once the scope has ended; a commit it makes then throws
+  /// ``InjectionError/overrideScopeEnded`` (its ``ScopedState`` changes stay in the ended scope, where
+  /// they apply nowhere): nothing it does reaches the process.
   ///
   /// - Throws: the typed errors of ``commit(_:)``, raised where the override is written (nothing is
   ///   applied then), and whatever `body` throws.
