@@ -121,7 +121,12 @@ fi
 largest=${fixtures[${#fixtures[@]}-1]}
 headline_runs=3
 if [ $smoke = 1 ]; then headline_runs=1; fi
+# Two shapes of the block: one rule per property (150 rules), and DeluxeInjection's own — one rule whose
+# builder decides for every property.
 echo "== headline: one imperative block injecting the fixture's $marked properties, pass included"
 for run in $(seq 1 $headline_runs); do
-  "$runner" --headline "$largest" --json "$results/headline-$run.json"
+  "$runner" --headline "$largest" --shape rule-per-property --json "$results/headline-$run.json"
+done
+for run in $(seq 1 $headline_runs); do
+  "$runner" --headline "$largest" --shape one-rule --json "$results/headline-one-rule-$run.json"
 done

@@ -3,7 +3,8 @@ import Foundation
 
 // Usage: Benchmarks [--smoke] [--cold] [--pass-only] [--json PATH] [FIXTURE.so ...]
 //        Benchmarks --probe NAME COUNT   one per-instance probe COUNT times (for callgrind)
-//        Benchmarks --headline FIXTURE.so [--json PATH]   the headline shape, in a fresh process
+//        Benchmarks --headline FIXTURE.so [--shape rule-per-property|one-rule] [--json PATH]
+//                     the headline's block, in a fresh process
 //   --smoke      tiny iteration counts (CI keeps the benchmarks compiling and running)
 //   --cold       time each fixture's pass right after dlopen, first-touch page faults included
 //   --pass-only  only the catalog pass (Scripts/bench.sh repeats it in fresh processes)
@@ -32,12 +33,20 @@ if let index = arguments.firstIndex(of: "--probe"), index + 2 < arguments.count,
 
 if let index = arguments.firstIndex(of: "--headline"), index + 1 < arguments.count {
   do {
-    let figure = try measureHeadline(fixture: arguments[index + 1])
+    var shape = HeadlineShape.rulePerProperty
+    if let shapeIndex = arguments.firstIndex(of: "--shape"), shapeIndex + 1 < arguments.count {
+      guard let chosen = HeadlineShape(rawValue: arguments[shapeIndex + 1]) else {
+        print("unknown headline shape \(arguments[shapeIndex + 1]): \(HeadlineShape.allCases.map(\.rawValue))")
+        exit(1)
+      }
+      shape = chosen
+    }
+    let figure = try measureHeadline(fixture: arguments[index + 1], shape: shape)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(figure).write(to: URL(fileURLWithPath: jsonPath))
     print(
-      "\(figure.fixture): one imperative block injecting \(figure.injected) properties, pass over "
+      "\(figure.fixture): one imperative block injecting \(figure.injected) properties (\(shape.label)), pass over "
         + "\(figure.classes) classes / \(figure.fields) fields included: "
         + "\(Double(figure.nanoseconds) / 1_000_000) ms (passes \(Double(figure.passNanoseconds) / 1_000_000) ms, "
         + "their scans \(Double(figure.scanNanoseconds) / 1_000_000) ms); the same block again: "
