@@ -20,6 +20,13 @@ private final class OnceCycleB: @unchecked Sendable {  // marked properties only
   @Inject var a: OnceCycleA?
 }
 
+private final class SmallStackCycleA: @unchecked Sendable {  // marked properties only
+  @Inject var b: SmallStackCycleB
+}
+private final class SmallStackCycleB: @unchecked Sendable {  // marked properties only
+  @Inject var a: SmallStackCycleA
+}
+
 private final class DerivedPalette: Sendable {
   let name: String
   init(_ name: String) { self.name = name }
@@ -27,6 +34,12 @@ private final class DerivedPalette: Sendable {
 private final class Theme: @unchecked Sendable {  // marked properties only
   @Inject var palette: DerivedPalette
 }
+private final class ChainNode: @unchecked Sendable {  // marked properties only
+  let parent: ChainNode?
+  @Inject var depth: Int?
+  init(parent: ChainNode?) { self.parent = parent }
+}
+
 /// The instance every other theme derives its palette from.
 private let baseTheme = Theme()
 
@@ -46,12 +59,38 @@ private let baseTheme = Theme()
       _ = FillCycleA().b
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("was filled from inside its own fill's factory 8 times over on the same thread"))
+    #expect(message.contains("times over on the same thread, each time for another instance"))
+    // The chain starts at whichever property reached the limit first.
+    let ab = "InjectPluginTests.FillCycleA.b: InjectPluginTests.FillCycleB"
+    let ba = "InjectPluginTests.FillCycleB.a: InjectPluginTests.FillCycleA"
     #expect(
-      message.contains(
-        "The last round: InjectPluginTests.FillCycleA.b: InjectPluginTests.FillCycleB → "
-          + "InjectPluginTests.FillCycleB.a: InjectPluginTests.FillCycleA → "
-          + "InjectPluginTests.FillCycleA.b: InjectPluginTests.FillCycleB."))
+      message.contains("The last round: \(ab) → \(ba) → \(ab).")
+        || message.contains("The last round: \(ba) → \(ab) → \(ba)."))
+  }
+
+  @Test func aCycleOfFillsOnAThreadWithASmallStackStopsBeforeItOverflows() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try Injection.inject(SmallStackCycleA.self).ifNil { _ in
+        let a = SmallStackCycleA()
+        _ = a.b
+        return a
+      }
+      try Injection.inject(SmallStackCycleB.self).ifNil { _ in
+        let b = SmallStackCycleB()
+        _ = b.a
+        return b
+      }
+      let done = DispatchSemaphore(value: 0)
+      let thread = Thread {
+        _ = SmallStackCycleA().b
+        done.signal()
+      }
+      thread.stackSize = 256 * 1024
+      thread.start()
+      _ = done.wait(timeout: .now() + 20)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("a cycle of fills"))
   }
 
   @Test func onceOnlyFillsThatNeedEachOthersPropertiesStopWithTheChain() async {
@@ -70,6 +109,17 @@ private let baseTheme = Theme()
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("a cycle of fills"))
+  }
+
+  @Test func fillsReadingTheSamePropertyAlongAChainOfExistingInstancesNestAsDeepAsTheChain() throws {
+    // Not a cycle either: each node's fill reads its parent's, whose fill then runs — 200 deep. (A first
+    // version stopped at 8 nested fills of one property: a port of earlier reviews' tests caught it.)
+    try Injection.inject(Int?.self).declared(in: ChainNode.self).ifNil { target in
+      ((target as! ChainNode).parent?.depth ?? -1) + 1
+    }
+    var node = ChainNode(parent: nil)
+    for _ in 0..<200 { node = ChainNode(parent: node) }
+    #expect(node.depth == 200)
   }
 
   @Test func aFillMayReadThePropertyOfAnotherInstanceWhoseFillThenRuns() throws {

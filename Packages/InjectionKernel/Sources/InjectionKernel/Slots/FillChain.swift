@@ -1,3 +1,5 @@
+internal import InjectionReadSections
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -12,13 +14,22 @@
 /// reads its `b`, and so on. Each fill is another instance's, so no field lock sees a cycle (those stop a
 /// factory that reads the very property it fills).
 ///
-/// A fill may legitimately read the same property of another instance whose fill then runs (a factory
-/// deriving its value from a shared base instance's), so only a property whose fills nest
-/// ``nestingLimit`` deep on one thread is a cycle. Per thread, not per task: a factory is synchronous.
+/// A fill may legitimately read the same property of another instance whose fill then runs, as deep as
+/// its data goes (a node's depth filled from its parent's, along a chain of any length), and nothing
+/// tells such a chain from a cycle but its end. So a fill of a property whose fill is already running on
+/// the thread stops only when the thread's stack is nearly used up (``stackReserve`` left), where the
+/// program would otherwise crash with no message, or at ``nestingLimit`` fills of one property (a chain
+/// that deep is taken for a cycle: each nested fill also holds its instance's field lock, and a cycle
+/// on a large stack would otherwise take thousands of rounds to reach its end). Per thread, not per
+/// task: a factory is synchronous.
 @usableFromInline
 enum FillChain {
-  /// How deep the fills of one property may nest on one thread before they are taken for a cycle.
-  static let nestingLimit = 8
+  /// The stack a fill nested in a fill of the same property must find left (the stop's message needs
+  /// some; a round of a two-property cycle takes about 5 KB in a debug build, 6 KB with the thread
+  /// sanitizer).
+  static let stackReserve = 64 * 1024
+  /// How deep the fills of one property may nest on a thread.
+  static let nestingLimit = 256
 
   /// One thread's running fills.
   private final class Frames {
@@ -50,16 +61,21 @@ enum FillChain {
     let frames = frames
     var nested = 0
     for running in frames.slots where running === slot { nested += 1 }
-    if nested >= nestingLimit {
-      let start = frames.slots.lastIndex { $0 === slot } ?? 0
-      let chain = (frames.slots[start...] + [slot]).map { "\($0.property)" }.joined(separator: " → ")
-      Injection.stop(
-        "\(slot.property) was filled from inside its own fill's factory \(nestingLimit) times over on the same "
-          + "thread, each time for another instance: a cycle of fills (a factory making an object whose "
-          + "initializer or fill needs the property again), which would overflow the stack. The last round: "
-          + "\(chain).")
+    if nested > 0 {
+      if nested >= nestingLimit || ik_stack_space_left() < stackReserve { stopForCycle(of: slot, nested, in: frames) }
     }
     frames.slots.append(slot)
+  }
+
+  private static func stopForCycle(of slot: InjectionSlot, _ nested: Int, in frames: Frames) -> Never {
+    let start = frames.slots.lastIndex { $0 === slot } ?? 0
+    let chain = (frames.slots[start...] + [slot]).map { "\($0.property)" }.joined(separator: " → ")
+    Injection.stop(
+      "\(slot.property) was filled from inside its own fill's factory \(nested) times over on the same thread, "
+        + "each time for another instance (until the thread's stack was nearly used up, or too deep for a chain of "
+        + "instances): a cycle of fills (a "
+        + "factory making an object whose initializer or fill needs the property again). The last round: "
+        + "\(chain).")
   }
 
   /// Notes that the innermost fill running on this thread is over.
