@@ -10,6 +10,10 @@ import Testing
 
 /// Counts constructions of a fixture type (one counter per type: each test owns its types).
 private final class WeaklyResolved: Sendable {}
+private final class ListedLogger: Sendable {
+  let tag: String
+  init(_ tag: String) { self.tag = tag }
+}
 private final class FilledByHost: Sendable {
   let base: Int
   init(base: Int) { self.base = base }
@@ -685,6 +689,21 @@ private struct Point: Drawable {}
         == true
     }
     #expect(try Injection.resolve(FilledByHost?.self) == nil)
+  }
+
+  @Test func resolveAllLeavesOutANameWhoseRuleNeedsAnInstance() throws {
+    // Before, a getter bound to one name made the whole call throw (review H73).
+    try Injection.inject(ListedLogger.self).value(ListedLogger("main"))
+    try Injection.inject(ListedLogger.self, named: "audit").getter { _, _, _ in ListedLogger("audit") }
+    try Injection.inject(ListedLogger.self, named: "trace").value(ListedLogger("trace"))
+    #expect(try Injection.resolveAll(ListedLogger.self).map(\.tag) == ["main", "trace"])
+    // A setter alone is named in resolve's error too.
+    try Injection.inject(ListedLogger.self, named: "trace").setter { _, _, _, _ in }
+    #expect {
+      try Injection.resolve(ListedLogger.self, named: "trace")
+    } throws: { error in
+      (error as? ResolutionError)?.description.contains("(its rule, a setter, is called with the instance") == true
+    }
   }
 
   @Test func resolvingATypeInjectedWeaklyReturnsTheObjectWhileItLives() throws {

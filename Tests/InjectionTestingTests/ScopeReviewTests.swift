@@ -187,6 +187,50 @@ private final class NestedLateCommitHost: @unchecked Sendable {  // marked prope
   #expect(NestedLateCommitHost().token == nil)
 }
 
+private final class UnloadLateHost: @unchecked Sendable {  // marked properties are atomic
+  @Inject var token: Token?
+}
+
+/// A module whose `unload()` starts a task that commits after the scope that added it has ended.
+private final class LateUnloadModule: InjectionModule {
+  let late = LockedState<Task<Void, any Error>?>(nil)
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(Token?.self).declared(in: UnloadLateHost.self).value(Token(1))
+  }
+  func unload() {
+    late.withLock { late in
+      late = Task {
+        try await Task.sleep(nanoseconds: 10_000_000)
+        try Injection.inject(Token?.self).declared(in: UnloadLateHost.self).value(Token(2))
+      }
+    }
+  }
+}
+
+@Test func aTaskThatAModulesUnloadStartsWhenItsScopeEndsGetsTheErrorWhenItCommitsLater() async throws {
+  // Before, it inherited the flag that lets the scope's end commit into the ended scope (a task-local):
+  // its commit returned normally and applied nowhere (review H73).
+  let module = LateUnloadModule()
+  try Injection.withIsolatedInjections { _ = try Injection.addModule(module) }
+  let task = try #require(module.late.withLock { $0 })
+  await #expect(throws: InjectionError.overrideScopeEnded) { try await task.value }
+  #expect(UnloadLateHost().token == nil)
+}
+
+@Test func restoringASnapshotFromATaskThatOutlivedItsScopeStops() async {
+  // Before, it rolled back the process's rules, which every other test shares (review H73).
+  await #expect(processExitsWith: .failure) {
+    let snapshot = Injection.snapshot()
+    let late = Injection.withIsolatedInjections {
+      Task {
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        Injection.restore(snapshot)
+      }
+    }
+    await late.value
+  }
+}
+
 private final class OneTimeWiringHost: @unchecked Sendable {  // marked properties are atomic
   @Inject var token: Token?
 }

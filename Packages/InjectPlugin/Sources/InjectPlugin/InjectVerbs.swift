@@ -60,7 +60,7 @@ extension InjectSelection {
   public func getter(_ getter: @escaping PropertyInjection<Value>.Getter) throws -> InjectionPlan? {
     try apply(
       PropertyInjection(read: .getter(getter), summary: InstanceVerb.getter.rawValue),
-      typeKeyed: .classesOnly(verb: "a getter"))
+      typeKeyed: .classesOnly(verb: InstanceVerb.getter.description))
   }
 
   /// Injects a setter called on every write with the instance, its storage, the new value and the
@@ -71,7 +71,8 @@ extension InjectSelection {
   @discardableResult
   public func setter(_ setter: @escaping PropertyInjection<Value>.Setter) throws -> InjectionPlan? {
     try apply(
-      PropertyInjection(read: .original, write: setter, summary: "setter"), typeKeyed: .classesOnly(verb: "a setter"))
+      PropertyInjection(read: .original, write: setter, summary: InstanceVerb.setter.rawValue),
+      typeKeyed: .classesOnly(verb: InstanceVerb.setter.description))
   }
 
   /// Injects a getter and a setter together; class properties only, as ``getter(_:)``.
@@ -81,7 +82,7 @@ extension InjectSelection {
   ) throws -> InjectionPlan? {
     try apply(
       PropertyInjection(read: .getter(getter), write: setter, summary: InstanceVerb.getterAndSetter.rawValue),
-      typeKeyed: .classesOnly(verb: "a getter and setter"))
+      typeKeyed: .classesOnly(verb: InstanceVerb.getterAndSetter.description))
   }
 
   /// DeluxeInjection's `DIGetterIfIvarIsNil`: when the instance's storage is empty, `make` fills it;
@@ -94,7 +95,7 @@ extension InjectSelection {
   public func ifNil(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
     try apply(
       PropertyInjection(read: .fill(make, once: false), summary: InstanceVerb.ifNil.rawValue),
-      typeKeyed: .classesOnly(verb: "an ifNil factory"), reachesOptionals: true)
+      typeKeyed: .classesOnly(verb: InstanceVerb.ifNil.description), reachesOptionals: true)
   }
 
   /// DeluxeInjection's `DIGetterIfIvarIsNilOnce`: `make` fills the storage at most once per instance.
@@ -103,7 +104,7 @@ extension InjectSelection {
   public func ifNilOnce(_ make: @escaping @Sendable (_ target: AnyObject) -> Value) throws -> InjectionPlan? {
     try apply(
       PropertyInjection(read: .fill(make, once: true), summary: InstanceVerb.ifNilOnce.rawValue),
-      typeKeyed: .classesOnly(verb: "an ifNilOnce factory"), reachesOptionals: true)
+      typeKeyed: .classesOnly(verb: InstanceVerb.ifNilOnce.description), reachesOptionals: true)
   }
 
   /// Removes the injection of the selected properties: they behave as if never injected.
@@ -173,6 +174,7 @@ final class WeakReference: @unchecked Sendable {  // `object` is a weak referenc
 /// injection is a getter too, and a binding).
 enum InstanceVerb: String, CustomStringConvertible {
   case getter = "getter"
+  case setter = "setter"
   case getterAndSetter = "getter and setter"
   case ifNil = "created if nil"
   case ifNilOnce = "created once if nil"
@@ -182,7 +184,9 @@ enum InstanceVerb: String, CustomStringConvertible {
   /// How a message names the verb: `a getter`.
   var description: String {
     switch self {
-    case .getter, .getterAndSetter: "a getter"
+    case .getter: "a getter"
+    case .setter: "a setter"
+    case .getterAndSetter: "a getter and setter"
     case .ifNil: "an ifNil factory"
     case .ifNilOnce: "an ifNilOnce factory"
     }

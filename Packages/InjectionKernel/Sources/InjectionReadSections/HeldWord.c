@@ -11,3 +11,4 @@ void ik_emptied_fill_record(uintptr_t bits) {
 __thread uintptr_t ik_reading_slot = 0;
 __thread uintptr_t ik_reading_inner_slot = 0;
 __thread long ik_recording_depth = 0;
+__thread long ik_telling_scope_end = 0;

@@ -27,7 +27,8 @@ extension Injection {
   }
 
   /// Every binding of `type`, in the order they were first registered — the unnamed one and each named
-  /// one (``inject(_:named:)``) — each resolved as ``resolve(_:named:arguments:)`` would.
+  /// one (``inject(_:named:)``) — each resolved as ``resolve(_:named:arguments:)`` would; a name whose rule
+  /// is a getter, a setter or an `ifNil` factory, which need an instance, is left out.
   ///
   /// ```swift
   /// try Injection.inject((any Plugin).self, named: "audio").to(AudioPlugin.self)
@@ -35,8 +36,10 @@ extension Injection {
   /// let plugins = try Injection.resolveAll((any Plugin).self)  // [AudioPlugin, VideoPlugin]
   /// ```
   public static func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
-    try ContainerState.shared.value.bindingNames(of: type).map { name in
-      try Resolution.resolve(type, named: name.isEmpty ? nil : name, arguments: [])
+    // A name whose rule is a getter, a setter or an `ifNil` factory, which need an instance, is left out
+    // (before, it made the whole call throw: found by review H73).
+    try ContainerState.shared.value.bindingNames(of: type).compactMap { name in
+      try Resolution.resolve(type, named: name.isEmpty ? nil : name, arguments: [], skippingInstanceVerbs: true)
     }
   }
 
@@ -66,6 +69,15 @@ extension InjectionRules {
 /// Resolving: the rules' injection for a detached `@Inject` property, read as a property would.
 enum Resolution {
   static func resolve<Value>(_ type: Value.Type, named name: String?, arguments: [Any]) throws -> Value {
+    // Never nil: only `skippingInstanceVerbs` makes it so.
+    try resolve(type, named: name, arguments: arguments, skippingInstanceVerbs: false)!
+  }
+
+  /// `nil`, with `skippingInstanceVerbs`, when the rule for the type and name is a getter, a setter or an
+  /// `ifNil` factory (``InstanceVerb``); otherwise the value, or the error a resolve throws.
+  static func resolve<Value>(
+    _ type: Value.Type, named name: String?, arguments: [Any], skippingInstanceVerbs: Bool
+  ) throws -> Value? {
     let marker = Inject<Value>.self
     let propertyName = name ?? ""
     /// The verb of a rule that needs an instance (a getter, an `ifNil` factory), which a resolve has not.
@@ -90,6 +102,7 @@ enum Resolution {
         }
       }
     }
+    if skippingInstanceVerbs, classesOnlyVerb != nil { return nil }
     if let none = Injection.none(of: Value.self) { return none }
     var hint = ResolutionError.hint(for: Value.self, name: name)
     if let classesOnlyVerb {

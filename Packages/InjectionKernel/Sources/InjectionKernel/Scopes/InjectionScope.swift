@@ -1,3 +1,4 @@
+internal import InjectionReadSections
 import Synchronization
 
 /// One override scope (``Injection/withOverrides(_:_:)-(_,()->Result)``): injection rules and plugin
@@ -29,9 +30,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// they must not leak into an enclosing scope or the process, which other tasks share.
   static var forChanges: InjectionScope? { entered }
 
-  /// Whether the calling task runs what a scope's end tells plugins (``end()``): its commits go to the
-  /// ended scope, where they apply nowhere, without the error a task that outlived its scope gets.
-  @TaskLocal static var isTellingEnd = false
+  /// Whether the calling thread runs what a scope's end tells plugins (``end()``): its commits go to the
+  /// ended scope, where they apply nowhere, without the error a task that outlived its scope gets. Per
+  /// thread: a task that code starts does not inherit it (found by review H73).
+  static var isTellingEnd: Bool { ik_telling_scope_end_get() != 0 }
 
   /// This scope if it is still active, else its nearest active parent. Scopes whose `end()` ran no
   /// longer apply anywhere, even to a live scope begun inside them (by a task that outlived them).
@@ -171,7 +173,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     // scope's own rules no longer do, rather than to the enclosing scope or the process.
     if let copies = released[2] as? [ObjectIdentifier: Any] {
       Self.$entered.withValue(self) {
-        Self.$isTellingEnd.withValue(true) { ScopedStateRegistry.scopeEnded(ObjectIdentifier(self), copies: copies) }
+        let telling = ik_telling_scope_end_get()
+        ik_telling_scope_end_set(1)
+        defer { ik_telling_scope_end_set(telling) }
+        ScopedStateRegistry.scopeEnded(ObjectIdentifier(self), copies: copies)
       }
     }
     _ = released

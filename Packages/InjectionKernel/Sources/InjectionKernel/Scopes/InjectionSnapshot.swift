@@ -116,9 +116,10 @@ extension Injection {
     SnapshotParticipants.register(participant)
   }
 
-  /// Stops the program when the calling task is inside an override scope.
+  /// Stops the program when the calling task is inside an override scope — or was: a task that outlived
+  /// its scope (found by review H73: its restore rolled back the process every other test shares).
   private static func stopInsideScope(_ call: String) {
-    guard InjectionScope.anyActive, InjectionScope.current != nil else { return }
+    guard InjectionScope.entered != nil else { return }
     stop(
       "\(call) was called inside an override scope: snapshots work on the process's state, which the tasks "
         + "running beside this one share, and the scope's own commits are not in it. Inside a scope (a test's "

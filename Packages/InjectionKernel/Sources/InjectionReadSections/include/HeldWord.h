@@ -63,6 +63,17 @@ static inline __attribute__((always_inline)) long ik_recording_get(void) { retur
 
 static inline __attribute__((always_inline)) void ik_recording_set(long depth) { ik_recording_depth = depth; }
 
+/// Whether the calling thread runs what an override scope's end tells plugins (InjectionScope.end()):
+/// its commits go to the ended scope without an error. Per thread, not per task: a task that code
+/// starts must not inherit it.
+extern __thread long ik_telling_scope_end;
+
+static inline __attribute__((always_inline)) long ik_telling_scope_end_get(void) { return ik_telling_scope_end; }
+
+static inline __attribute__((always_inline)) void ik_telling_scope_end_set(long telling) {
+  ik_telling_scope_end = telling;
+}
+
 /// Notes that the read ik_reading_begin returned `enclosing` for has ended.
 static inline __attribute__((always_inline)) void ik_reading_end(uintptr_t enclosing) {
   ik_reading_inner_slot = enclosing;
