@@ -10,6 +10,11 @@ import Testing
 
 /// Counts constructions of a fixture type (one counter per type: each test owns its types).
 private final class WeaklyResolved: Sendable {}
+private final class MixedShared: Sendable {}
+private final class MixedSingleton: Sendable {}
+private final class MixedSharedHost: @unchecked Sendable {  // marked properties only
+  @Inject var shared: MixedShared
+}
 private final class ListedLogger: Sendable {
   let tag: String
   init(_ tag: String) { self.tag = tag }
@@ -689,6 +694,45 @@ private struct Point: Drawable {}
         == true
     }
     #expect(try Injection.resolve(FilledByHost?.self) == nil)
+  }
+
+  @Test func aSingletonAndASharedValueThatNeedEachOtherOnTwoThreadsReportTheCycle() async {
+    // Thread 2 builds the singleton, whose factory reads the shared value thread 1 is creating; thread 1's
+    // factory then resolves the singleton. Before, both waited for ever: the container's and the shared
+    // value's cycle checks each saw only their own locks (review H73). The resolve that would close the
+    // cycle throws; the child process exits with 3 when it did and both threads finished.
+    await #expect(processExitsWith: .exitCode(3)) {
+      let sharedStarted = DispatchSemaphore(value: 0)
+      let singletonWaits = DispatchSemaphore(value: 0)
+      let cycle = LockedState<ResolutionError?>(nil)
+      try Injection.inject(MixedShared.self).shared {
+        sharedStarted.signal()
+        singletonWaits.wait()
+        usleep(300_000)  // thread 2 is waiting for this creation by now
+        do { _ = try Injection.resolve(MixedSingleton.self) } catch let error as ResolutionError {
+          cycle.withLock { $0 = error }
+        } catch {}
+        return MixedShared()
+      }
+      try Injection.inject(MixedSingleton.self).singleton { _ in
+        sharedStarted.wait()
+        singletonWaits.signal()
+        _ = MixedSharedHost().shared
+        return MixedSingleton()
+      }
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        _ = MixedSharedHost().shared
+        done.signal()
+      }.start()
+      Thread {
+        _ = try? Injection.resolve(MixedSingleton.self)
+        done.signal()
+      }.start()
+      let finished = done.wait(timeout: .now() + 20) == .success && done.wait(timeout: .now() + 20) == .success
+      guard finished, case .cycle? = cycle.withLock({ $0 }) else { exit(1) }
+      exit(3)
+    }
   }
 
   @Test func resolveAllLeavesOutANameWhoseRuleNeedsAnInstance() throws {

@@ -24,9 +24,11 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
   let display: String
   private let kept = LockedState<Kept>(.none)
   /// Held while a singleton or weak-shared value is built, so that it is built once; `kept` is only
-  /// locked briefly, so a reentrant resolve on the building thread reaches the cycle check. It counts the
-  /// builds (real state: the thread sanitizer reports contended sections of a `LockedState<Void>`).
-  private let building = LockedState<Int>(0)
+  /// locked briefly, so a reentrant resolve on the building thread reaches the cycle check. A kernel
+  /// ``BuildLock``: its waits join the kernel's cycle check, so a cycle through this build and a shared
+  /// value's creation or a property's fill on other threads is refused too (found by review H73: such a
+  /// cycle waited for ever, each check seeing only its own kind of lock).
+  private let building = BuildLock()
   /// How many live override scopes keep a value of their own for this binding.
   private let scopesKeeping = Atomic<Int>(0)
 
@@ -55,24 +57,26 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
       let id = ObjectIdentifier(self)
       try ResolutionChain.check(id, named: display)
       try ResolutionChain.willWait(for: id, named: display)
-      return try building.withLock { builds in
-        ResolutionChain.holds(id)
-        defer { ResolutionChain.released(id) }
-        if let value = existingValue() { return value }
-        let (value, dependsOnScope) = try Injection.makeShared { try build(arguments) }
-        builds += 1
-        // Built from an override scope's bindings (a test's fake, say): the value stays in that scope (weakly
-        // for weak-shared), and the process's is built later, outside, from the process's bindings.
-        if dependsOnScope {
-          guard lifetime == .weakShared else { return Injection.keepInScope(value, for: self) as? Value ?? value }
-          let kept = Injection.keepInScope(WeakReference(value as AnyObject), for: self) {
-            ($0 as? WeakReference)?.object == nil
-          }
-          return (kept as? WeakReference)?.object as? Value ?? value
-        }
-        kept.withLock { $0 = lifetime == .weakShared ? .weak(WeakReference(value as AnyObject)) : .value(value) }
-        return value
+      guard building.lock() == .taken else {
+        // Not this thread building it (checked above): a cycle through another kind of lock.
+        throw ResolutionChain.gaveUpWaiting(for: display)
       }
+      defer { building.unlock() }
+      ResolutionChain.holds(id)
+      defer { ResolutionChain.released(id) }
+      if let value = existingValue() { return value }
+      let (value, dependsOnScope) = try Injection.makeShared { try build(arguments) }
+      // Built from an override scope's bindings (a test's fake, say): the value stays in that scope (weakly
+      // for weak-shared), and the process's is built later, outside, from the process's bindings.
+      if dependsOnScope {
+        guard lifetime == .weakShared else { return Injection.keepInScope(value, for: self) as? Value ?? value }
+        let kept = Injection.keepInScope(WeakReference(value as AnyObject), for: self) {
+          ($0 as? WeakReference)?.object == nil
+        }
+        return (kept as? WeakReference)?.object as? Value ?? value
+      }
+      kept.withLock { $0 = lifetime == .weakShared ? .weak(WeakReference(value as AnyObject)) : .value(value) }
+      return value
     }
   }
 

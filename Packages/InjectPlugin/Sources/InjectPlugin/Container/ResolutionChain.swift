@@ -98,6 +98,16 @@ enum ResolutionChain {
     }
   }
 
+  /// Records that the calling thread gave up waiting for the build lock of `name`'s binding, which would
+  /// close a cycle through locks this chain does not see (a shared value's creation, a property's fill:
+  /// the kernel's ``BuildLock`` refused), and returns the error that says so.
+  static func gaveUpWaiting(for name: String) -> ResolutionError {
+    let me = frames
+    waits.withLock { waits in waits.waiting[ObjectIdentifier(me)] = nil }
+    return .cycle(
+      me.names + [name, "a value another thread is creating or a property it is filling", me.names.first ?? name])
+  }
+
   /// Records that the calling thread, done waiting, holds `id`'s build lock.
   static func holds(_ id: ObjectIdentifier) {
     let me = frames

@@ -293,8 +293,9 @@ struct MarkedPropertyStorage<Value> {
     }
     Injection.stop(
       "\(property) was read or written while the thread filling or writing it waits, directly or through "
-        + "other properties' fills, for a property this thread is filling or writing: a cycle across threads "
-        + "(factories or getters that need each other's values), which would wait forever.")
+        + "other properties' fills and shared values' creations, for a property this thread is filling or "
+        + "writing or a value it is creating: a cycle across threads (factories or getters that need each "
+        + "other's values), which would wait forever.")
   }
 
   /// A copy of the stored value; the caller holds the field's lock or is inside a read section, so the

@@ -14,15 +14,17 @@ import Synchronization
 /// A read of the value from inside its own creation, on the creating thread (an initializer that reads a
 /// property needing the value being created: a cycle), does not wait for itself: it calls `onReentry`
 /// if one was given, and otherwise stops with a message naming the value's type. A cycle through
-/// several threads — one creating `A` needs `B`, which another is creating and which needs `A` — stops
-/// too, naming the types in order, rather than leaving both threads waiting for each other.
+/// several threads — one creating `A` needs `B`, which another is creating and which needs `A`, or a
+/// property another thread is filling whose factory needs `A` — stops too (its creation lock is a
+/// ``BuildLock``), rather than leaving the threads waiting for each other.
 public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guarded by `lock`
   /// Guards `value`, held only to read or store it: never while `create` runs, so that what reads or
   /// resets the value without creating it (a fast read's publication, a snapshot, a restore holding the
   /// commit lock while a creation waits for that lock) never waits for a creation.
   private let lock = KernelLock()
-  /// Serializes creations: concurrent first reads create one value, the others wait here.
-  private let creationLock = KernelLock()
+  /// Serializes creations: concurrent first reads create one value, the others wait here. Its waits join
+  /// the kernel's cycle check (``BuildLock``).
+  private let creationLock = BuildLock()
   private var value: Value?
   private let create: @Sendable () -> Value
   private let onReentry: (@Sendable () -> Value)?
@@ -67,9 +69,7 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
   public func get() -> Value {
     if creator.load(ordering: .relaxed) == Self.currentThread {
       if let onReentry { return onReentry() }
-      Injection.stop(
-        "A shared \(Injection.typeName(Value.self)) was read while it was being created, on the same thread: "
-          + "its creation needs itself (a cycle).")
+      stopForCycleOnThisThread()
     }
     if keptElsewhere != nil {
       // Made once elsewhere: in a scope the source decides (it keeps the scope's own value); outside, its
@@ -86,25 +86,31 @@ public final class SharedValue<Value>: @unchecked Sendable {  // `value` is guar
     // Unwrapped before the cast: `nil as Any?` would cast to an optional `Value`.
     if let kept = Injection.scopeKeptValue(for: self), let value = kept as? Value { return value }
     if let value = lock.withLock({ value }) { return value }
-    let thread = Self.currentThread
-    let name = Injection.typeName(Value.self)
-    if let cycle = SharedCreationWaits.willWait(for: ObjectIdentifier(self), thread: thread) {
+    // The same thread creating it was handled above; a thread that waits, directly or through others,
+    // for a value this thread is creating or a property it is filling would wait for ever.
+    switch creationLock.lock() {
+    case .taken: break
+    case .heldByThisThread: stopForCycleOnThisThread()
+    case .wouldDeadlock:
       Injection.stop(
-        "A shared \(name) was read while another thread was creating it, and that creation waits for a shared "
-          + "\(cycle[cycle.count - 1]) this thread is creating: their creations need each other (a cycle "
-          + "across threads: \(([cycle[cycle.count - 1]] + cycle).joined(separator: " → "))).")
+        "A shared \(Injection.typeName(Value.self)) was read while another thread was creating it, and that "
+          + "creation waits, directly or through other threads' creations and fills, for a value this thread "
+          + "is creating or a property it is filling: a cycle across threads, which would wait for ever.")
     }
-    return creationLock.withLock {
-      SharedCreationWaits.holds(ObjectIdentifier(self), named: name, thread: thread)
-      defer { SharedCreationWaits.released(ObjectIdentifier(self)) }
-      if let value = lock.withLock({ value }) { return value }
-      creator.store(Self.currentThread, ordering: .relaxed)
-      defer { creator.store(0, ordering: .relaxed) }
-      let (created, dependsOnScope) = Injection.makeShared(create)
-      if dependsOnScope { return Injection.keepInScope(created, for: self) as? Value ?? created }
-      lock.withLock { value = created }
-      return created
-    }
+    defer { creationLock.unlock() }
+    if let value = lock.withLock({ value }) { return value }
+    creator.store(Self.currentThread, ordering: .relaxed)
+    defer { creator.store(0, ordering: .relaxed) }
+    let (created, dependsOnScope) = Injection.makeShared(create)
+    if dependsOnScope { return Injection.keepInScope(created, for: self) as? Value ?? created }
+    lock.withLock { value = created }
+    return created
+  }
+
+  private func stopForCycleOnThisThread() -> Never {
+    Injection.stop(
+      "A shared \(Injection.typeName(Value.self)) was read while it was being created, on the same thread: "
+        + "its creation needs itself (a cycle).")
   }
 
   /// Whether the value has been created.
