@@ -28,6 +28,11 @@ private final class FilteredByNameHost {
   @Inject var second: NamedByFilter
 }
 
+private final class FilteredGenericBox<T>: @unchecked Sendable {  // marked properties only
+  @Inject var genericCount: Int?
+}
+private struct FilteredGenericKey {}
+
 @Suite struct FilterRuleTests {
   @Test func reInjectingThroughTheSameFilterKeepsOneValueAlive() throws {
     // One closure expression, which captures nothing: the same closure each time it runs.
@@ -64,5 +69,13 @@ private final class FilteredByNameHost {
       return selection == "Inject: type InjectPluginTests.NamedByFilter, filtered"
     }
     try Injection.inject(NamedByFilter.self).filter { $0.name == "third" }.mayMatchLater().value(NamedByFilter("3"))
+  }
+
+  @Test func aFilterMeantForAGenericClassDoesNotThrowBeforeASpecializationIsUsed() throws {
+    // Its specializations are cataloged when used: a filter cannot name the generic class's field, so it
+    // is not taken for a mistake (review H73: it threw until some specialization had been used).
+    try Injection.inject(Int?.self).filter { $0.name == "genericCount" && $0.className.contains("FilteredGeneric") }
+      .value(2)
+    #expect(FilteredGenericBox<FilteredGenericKey>().genericCount == 2)
   }
 }
