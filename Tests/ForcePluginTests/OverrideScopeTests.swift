@@ -53,3 +53,22 @@ private final class LayeredCheckout {
   }
   #expect(try Injection.fill(LayeredCheckout()).gateway == "")
 }
+
+private final class LateCheckout {
+  var gateway: String?
+}
+
+/// From a task that outlived its scope, a force rule throws, as a commit there does (before, it returned
+/// normally and applied nowhere: review H73).
+@Test func aForceRuleFromATaskThatOutlivedItsScopeThrows() async throws {
+  let late = try Injection.withOverrides({ _ in }) {
+    Task {
+      try await Task.sleep(nanoseconds: 10_000_000)
+      try Injection.forceInject(in: LateCheckout.self) {
+        $0.name == "gateway" ? .value(Optional("late") as Any) : .skip
+      }
+    }
+  }
+  await #expect(throws: InjectionError.overrideScopeEnded) { try await late.value }
+  #expect(try Injection.fill(LateCheckout()).gateway == nil)
+}

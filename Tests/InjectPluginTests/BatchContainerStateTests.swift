@@ -1,4 +1,5 @@
 import InjectPlugin
+import Synchronization
 import Testing
 
 // A batch of `lets` is recorded, then committed: what it does about the container's named bindings is
@@ -138,10 +139,24 @@ private final class ReboundInBatchHost {
   @Inject var backup: ReboundInBatchTool
 }
 
+private final class WithdrawnEagerTool: Sendable {
+  static let built = Atomic<Int>(0)
+  init() { Self.built.add(1, ordering: .relaxed) }
+}
+
 // Before, an unbinding of a name the batch had bound was recorded as a rejection (a retraction applies
 // before the batch's other changes, so it could not take back the batch's own binding): the name's
 // properties then read nothing, whatever the type's binding (found by review H69).
 extension BatchContainerStateTests {
+  @Test func anEagerSingletonTheBatchBindsAndThenUnbindsIsNotBuilt() throws {
+    // Before, its build ran after the commit though its binding was withdrawn (review H73).
+    let lets = InjectionRules()
+    try lets.inject(WithdrawnEagerTool.self, named: "backup").eagerSingleton { _ in WithdrawnEagerTool() }
+    try lets.inject(WithdrawnEagerTool.self, named: "backup").reject()
+    try Injection.commit(lets)
+    #expect(WithdrawnEagerTool.built.load(ordering: .relaxed) == 0)
+  }
+
   @Test func aNameTheBatchBindsUnbindsAndBindsAgainGetsTheLastBinding() throws {
     try Injection.inject(ReboundInBatchTool.self).value(ReboundInBatchTool("app"))
     let lets = InjectionRules()

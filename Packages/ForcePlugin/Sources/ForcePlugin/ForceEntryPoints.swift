@@ -7,7 +7,8 @@ extension Injection {
   ///
   /// It applies at once. Inside an imperative block, a module's `configure` or an override's rules it
   /// throws `InjectionError.commitWhileRecording`: use the batch's `lets.forceInject(in:key:decide:)`,
-  /// which applies when the batch commits (and not at all if it fails).
+  /// which applies when the batch commits (and not at all if it fails). From a task that outlived its
+  /// override scope it throws `InjectionError.overrideScopeEnded`, as a commit there does.
   ///
   /// ```swift
   /// try Injection.forceInject(in: Checkout.self) { property in
@@ -19,24 +20,29 @@ extension Injection {
     in classes: AnyClass..., key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
     try InjectionRules.checkNotRecording()
+    try InjectionRules.checkScopeNotEnded()
     try ForceInjector.shared.forceInject(in: classes, key: key, decide: decide)
   }
 
   /// Hides the shared injector's older decisions for the properties `predicate` selects, at once.
   ///
   /// - Throws: `InjectionError.commitWhileRecording` inside an imperative block, a module's `configure`
-  ///   or an override's rules (use `lets.forceReject(where:)` there).
+  ///   or an override's rules (use `lets.forceReject(where:)` there); `InjectionError.overrideScopeEnded`
+  ///   from a task that outlived its override scope.
   public static func forceReject(where predicate: @escaping @Sendable (ForceProperty) -> Bool) throws {
     try InjectionRules.checkNotRecording()
+    try InjectionRules.checkScopeNotEnded()
     ForceInjector.shared.forceReject(where: predicate)
   }
 
   /// Removes every rule of the shared injector, at once.
   ///
   /// - Throws: `InjectionError.commitWhileRecording` inside an imperative block, a module's `configure`
-  ///   or an override's rules (use `lets.forceRejectAll()` there).
+  ///   or an override's rules (use `lets.forceRejectAll()` there); `InjectionError.overrideScopeEnded`
+  ///   from a task that outlived its override scope.
   public static func forceRejectAll() throws {
     try InjectionRules.checkNotRecording()
+    try InjectionRules.checkScopeNotEnded()
     ForceInjector.shared.forceRejectAll()
   }
 

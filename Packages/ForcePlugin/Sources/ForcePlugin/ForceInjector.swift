@@ -124,7 +124,10 @@ public final class ForceInjector: Sendable {
   public func forceInject(
     in classes: [AnyClass], key: String? = nil, decide: @escaping @Sendable (ForceProperty) -> ForceDecision
   ) throws {
-    if self === Self.shared { try InjectionRules.checkNotRecording() }
+    if self === Self.shared {
+      try InjectionRules.checkNotRecording()
+      try InjectionRules.checkScopeNotEnded()
+    }
     let rule = try Self.checkedRule(in: classes, key: key, decide: decide)
     install(.inject(rule))
   }

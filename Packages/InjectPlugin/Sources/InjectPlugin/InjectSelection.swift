@@ -112,7 +112,16 @@ public struct InjectSelection<Value> {
       includesOptionals: isBinding && reachesOptionals)
     reassertNamedBindings(in: batch)
     if let bindingName { batch.namedBindings.note(replay, for: Value.self, name: bindingName) }
-    if let afterCommit { batch.afterCommit(afterCommit) }
+    if let afterCommit {
+      if let bindingName, batch[ModuleBeingConfigured.self] == nil {
+        // Not for a binding the batch withdrew (found by review H73: an eager singleton bound and unbound in
+        // one batch was built, and kept by the batch).
+        let stillBound = batch.namedBindings.stillBound(Value.self, named: bindingName)
+        batch.afterCommit { if stillBound() { try afterCommit() } }
+      } else {
+        batch.afterCommit(afterCommit)
+      }
+    }
     return rules == nil ? try Injection.commit(batch) : nil
   }
 

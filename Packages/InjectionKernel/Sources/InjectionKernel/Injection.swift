@@ -67,7 +67,7 @@ public enum Injection {
     if InjectionScope.anyActive || InjectionScope.entered != nil, let scope = InjectionScope.forChanges {
       // A task that outlived its scope: what it commits would apply nowhere (found by review H71). What a
       // scope's end runs in it (a module's `unload()` turning off its rules) is told so, and goes on.
-      if !scope.isActive, !InjectionScope.isTellingEnd { throw InjectionError.overrideScopeEnded }
+      try InjectionRules.checkScopeNotEnded()
       return try commit(rules, in: scope, listingEmpty: isListed, validate: validate)
     }
     let (plan, retired, forgotten) = try RuleLog.shared.withCommitLock { log in

@@ -62,6 +62,16 @@ public final class InjectionRules {
     if isRecordingOnThread { throw InjectionError.commitWhileRecording }
   }
 
+  /// Throws ``InjectionError/overrideScopeEnded`` when the calling task outlived its override scope (a
+  /// `Task { }` started inside `Injection.withOverrides` that runs on after it), as a commit there does:
+  /// what a plugin's entry point changes at once, without a kernel commit (ForcePlugin's
+  /// `Injection.forceInject`), would go to the ended scope and apply nowhere. What a scope's end itself
+  /// runs in it (a module's `unload()`) may go on.
+  public static func checkScopeNotEnded() throws {
+    guard let scope = InjectionScope.forChanges, !scope.isActive, !InjectionScope.isTellingEnd else { return }
+    throw InjectionError.overrideScopeEnded
+  }
+
   /// Whether the batch's use is over: a commit applied it, or a dry run is done with it. What is recorded on
   /// it afterwards applies nowhere when the batch was handed to code that records on it
   /// (``recording(_:)``), which keeps no batch of its own to use again. (A batch its maker commits may be
