@@ -30,10 +30,11 @@ extension PropertyDescriptor {
 
   /// For a property that a committed rule by type alone was most likely meant for — its values fit the
   /// declared type (`Console` for `any Analytics`) but it selects properties of its own type only — a
-  /// note naming that rule; empty otherwise, or when the calling thread holds the commit lock (a read
-  /// during a commit, which must not wait for it).
+  /// note naming that rule; empty otherwise, when the calling thread holds the commit lock (a read
+  /// during a commit, which must not wait for it), and inside an override scope, whose rules decide there
+  /// (found by review H73: it named a process rule a scope had rejected).
   private var fittingRuleNote: String {
-    guard let plugin, !RuleLog.shared.isHeldByCurrentThread else { return "" }
+    guard let plugin, !RuleLog.shared.isHeldByCurrentThread, InjectionScope.current == nil else { return "" }
     let declared = MetadataAccess.optionalWrappedType(valueType) ?? valueType
     let types = RuleLog.shared.withCommitLock { $0.injectedTypesSelectedAlone(by: plugin) }
     guard let fitting = types.first(where: { $0 != declared && Injection.isConvertible($0, to: declared) == true })
