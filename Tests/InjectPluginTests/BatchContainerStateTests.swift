@@ -139,6 +139,11 @@ private final class ReboundInBatchHost {
   @Inject var backup: ReboundInBatchTool
 }
 
+private final class NeverBoundTool: Sendable {}
+private final class NeverBoundHost {
+  @Inject var backup: NeverBoundTool?
+}
+
 private final class WithdrawnEagerTool: Sendable {
   static let built = Atomic<Int>(0)
   init() { Self.built.add(1, ordering: .relaxed) }
@@ -148,6 +153,16 @@ private final class WithdrawnEagerTool: Sendable {
 // before the batch's other changes, so it could not take back the batch's own binding): the name's
 // properties then read nothing, whatever the type's binding (found by review H69).
 extension BatchContainerStateTests {
+  @Test func aPlanListsNoChangeForUnbindingANameNothingIsBoundTo() throws {
+    // The property keeps the type's binding (wrapped for its optional): before, the plan listed it as
+    // changed (review H73).
+    try Injection.inject(NeverBoundTool.self).value(NeverBoundTool())
+    let lets = InjectionRules()
+    try lets.inject(NeverBoundTool.self, named: "backup").reject()
+    let plan = try Injection.plan(lets)
+    #expect(!plan.entries.contains { $0.property.declaringClass == NeverBoundHost.self })
+  }
+
   @Test func anEagerSingletonTheBatchBindsAndThenUnbindsIsNotBuilt() throws {
     // Before, its build ran after the commit though its binding was withdrawn (review H73).
     let lets = InjectionRules()

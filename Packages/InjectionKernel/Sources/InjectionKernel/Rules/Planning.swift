@@ -178,8 +178,14 @@ extension Injection {
             let found = log.decisionAndLevel(for: property, excluding: retracted)
             decided = (found?.decision ?? nil, found?.level ?? 0)
           }
-          // A rule that was not there (or decided nothing here) leaves the property as it is.
-          if decided.injection === current(property) && decided.level == currentLevel(property) { continue }
+          // A rule that was not there (or decided nothing here) leaves the property as it is — the same
+          // injection, or the same rule's injection for `T` wrapped again for a `T?` property (found by
+          // review H73: a plan listed such a property as changed).
+          let now = current(property)
+          let same =
+            decided.injection === now
+            || (decided.injection?.unwrappedSource.map { $0 === now?.unwrappedSource } ?? false)
+          if same && decided.level == currentLevel(property) { continue }
           set(property, decided.injection, level: decided.level, counted: false)
         }
       case .reject(let selection):
