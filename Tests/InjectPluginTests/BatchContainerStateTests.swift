@@ -1,4 +1,5 @@
 import InjectPlugin
+import InjectionKernel
 import Synchronization
 import Testing
 
@@ -139,6 +140,18 @@ private final class ReboundInBatchHost {
   @Inject var backup: ReboundInBatchTool
 }
 
+private final class ReplacedEagerTool: Sendable {
+  static let built = LockedState<[String]>([])
+  let source: String
+  init(_ source: String, counted: Bool = true) {
+    self.source = source
+    if counted { Self.built.withLock { $0.append(source) } }
+  }
+}
+private final class RejectedEagerTool: Sendable {
+  static let built = Atomic<Int>(0)
+  init() { Self.built.add(1, ordering: .relaxed) }
+}
 private final class NeverBoundTool: Sendable {}
 private final class NeverBoundHost {
   @Inject var backup: NeverBoundTool?
@@ -170,6 +183,23 @@ extension BatchContainerStateTests {
     try lets.inject(WithdrawnEagerTool.self, named: "backup").reject()
     try Injection.commit(lets)
     #expect(WithdrawnEagerTool.built.load(ordering: .relaxed) == 0)
+  }
+
+  @Test func anEagerSingletonTheSameBatchReplacesOrRejectsIsNotBuilt() throws {
+    // Only the binding in force after the commit is built (review H75: a replaced or rejected one was too).
+    let lets = InjectionRules()
+    try lets.inject(ReplacedEagerTool.self).eagerSingleton { _ in ReplacedEagerTool("first") }
+    try lets.inject(ReplacedEagerTool.self).eagerSingleton { _ in ReplacedEagerTool("second") }
+    try lets.inject(ReplacedEagerTool.self).value(ReplacedEagerTool("value", counted: false))
+    try lets.inject(ReplacedEagerTool.self, named: "backup").eagerSingleton { _ in ReplacedEagerTool("backup") }
+    try Injection.commit(lets)
+    #expect(ReplacedEagerTool.built.withLock { $0 } == ["backup"])
+    #expect(try Injection.resolve(ReplacedEagerTool.self).source == "value")
+    let rejecting = InjectionRules()
+    try rejecting.inject(RejectedEagerTool.self).eagerSingleton { _ in RejectedEagerTool() }
+    try rejecting.inject(RejectedEagerTool.self).reject()
+    try Injection.commit(rejecting)
+    #expect(RejectedEagerTool.built.load(ordering: .relaxed) == 0)
   }
 
   @Test func aNameTheBatchBindsUnbindsAndBindsAgainGetsTheLastBinding() throws {

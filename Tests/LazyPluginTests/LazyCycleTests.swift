@@ -18,7 +18,14 @@ extension LazyCycleTests {
   @Test func lazyPropertiesWhoseFactoriesNeedEachOtherStopWithTheChain() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       try Injection.injectLazy(in: LazyCycleA.self, LazyCycleB.self)
-      _ = LazyCycleA()
+      let done = DispatchSemaphore(value: 0)
+      let thread = Thread {  // a small stack: the cycle stops when it is nearly used up
+        _ = LazyCycleA()
+        done.signal()
+      }
+      thread.stackSize = 256 * 1024
+      thread.start()
+      _ = done.wait(timeout: .now() + 20)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("a cycle of fills"))

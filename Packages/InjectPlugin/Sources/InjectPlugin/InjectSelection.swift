@@ -66,8 +66,7 @@ public struct InjectSelection<Value> {
   /// Says that the selection may match nothing now: it is meant for classes in an image opened later or
   /// a generic class's specializations used later, and reaches them when the kernel meets them.
   ///
-  /// Without it, a selection naming a class or a property name, or narrowed by ``filter(_:)``, that
-  /// matches nothing throws
+  /// Without it, a selection naming a class or a property name that matches nothing throws
   /// `InjectionError.selectionMatchesNothing` with its near misses — a typo, `Int` for an `Int?`
   /// property, a class that inherits the property rather than declares it. Selections by type alone
   /// never throw for matching nothing; they already reach whatever is met later.
@@ -112,16 +111,7 @@ public struct InjectSelection<Value> {
       includesOptionals: isBinding && reachesOptionals)
     reassertNamedBindings(in: batch)
     if let bindingName { batch.namedBindings.note(replay, for: Value.self, name: bindingName) }
-    if let afterCommit {
-      if let bindingName, batch[ModuleBeingConfigured.self] == nil {
-        // Not for a binding the batch withdrew (found by review H73: an eager singleton bound and unbound in
-        // one batch was built, and kept by the batch).
-        let stillBound = batch.namedBindings.stillBound(Value.self, named: bindingName)
-        batch.afterCommit { if stillBound() { try afterCommit() } }
-      } else {
-        batch.afterCommit(afterCommit)
-      }
-    }
+    if let afterCommit { batch.afterCommit(afterCommit) }
     return rules == nil ? try Injection.commit(batch) : nil
   }
 

@@ -108,8 +108,8 @@ public struct LazySelection<Value> {
   }
 
   /// Says that the selection may match nothing now (it is meant for classes loaded later or generic
-  /// specializations used later); otherwise a selection naming a class or a property name, or narrowed by a
-  /// filter, that matches nothing makes the commit throw `InjectionError.selectionMatchesNothing` with its near misses.
+  /// specializations used later); otherwise a selection naming a class or a property name that matches
+  /// nothing makes the commit throw `InjectionError.selectionMatchesNothing` with its near misses.
   public func mayMatchLater() -> LazySelection {
     LazySelection(selection: selection.mayMatchLater(), rules: rules)
   }

@@ -58,7 +58,24 @@ extension InjectSelection where Value: Sendable {
     BindingRegistry.register(binding, for: injection)
     return try apply(
       injection, typeKeyed: .shared({ binding.valueForRead(ofStructOrStatic: true) }), reachesOptionals: true,
-      afterCommit: lifetime == .eagerSingleton ? { _ = try binding.resolve(arguments: []) } : nil)
+      afterCommit: lifetime == .eagerSingleton
+        ? { [isBinding, bindingName] in
+          try Self.buildIfInForce(binding, checkingBinding: isBinding, named: bindingName)
+        } : nil)
+  }
+
+  /// Builds an eager singleton after its commit — unless its binding (by type, or type and name) is not
+  /// the one in force then: the same batch replaced or withdrew it, and its factory must not run (found by
+  /// reviews H73 and H75). A rule naming classes builds as committed. (Static, so that the batch's action
+  /// does not hold the selection, which holds the batch.)
+  private static func buildIfInForce(
+    _ binding: ContainerBinding<Value>, checkingBinding: Bool, named name: String?
+  ) throws {
+    if checkingBinding {
+      let current = Injection.detachedInjection(of: Inject<Value>.self, named: name ?? "")
+      guard let current, BindingRegistry.binding(for: current) === binding else { return }
+    }
+    _ = try binding.resolve(arguments: [])
   }
 }
 

@@ -292,20 +292,13 @@ final class BatchNamedBindings: @unchecked Sendable {
   func unlessUnboundLater(
     _ type: Any.Type, named name: String, _ record: @escaping (InjectionRules) -> Void
   ) -> (InjectionRules) -> Void {
-    let stillBound = stillBound(type, named: name)
-    return { batch in
-      batch.recordAtCommit { batch in
-        if stillBound() { record(batch) }
-      }
-    }
-  }
-
-  /// Tells, when called later, whether the batch recorded no unbinding of `name` since this call (an
-  /// eager singleton's build after the commit is skipped when its binding was withdrawn).
-  func stillBound(_ type: Any.Type, named name: String) -> () -> Bool {
     let id = ObjectIdentifier(type)
     let unbindingsSoFar = unbindings[id]?[name] ?? 0
-    return { [self] in (unbindings[id]?[name] ?? 0) == unbindingsSoFar }
+    return { batch in
+      batch.recordAtCommit { [self] batch in
+        if (unbindings[id]?[name] ?? 0) == unbindingsSoFar { record(batch) }
+      }
+    }
   }
 
   /// The names of `type` the batch bound or rejected.

@@ -104,8 +104,10 @@ enum ResolutionChain {
   static func gaveUpWaiting(for name: String) -> ResolutionError {
     let me = frames
     waits.withLock { waits in waits.waiting[ObjectIdentifier(me)] = nil }
-    return .cycle(
-      me.names + [name, "a value another thread is creating or a property it is filling", me.names.first ?? name])
+    // What this thread holds that the other thread waits for: the property it is reading (a fill), else the
+    // outermost value it is building (found by review H75: the message said "another thread" for this one).
+    let held = Injection.propertyBeingRead.map { "\($0)" } ?? me.names.first ?? name
+    return .cycle(me.names + [name, "a build or fill on another thread, which waits for this thread's \(held)"])
   }
 
   /// Records that the calling thread, done waiting, holds `id`'s build lock.

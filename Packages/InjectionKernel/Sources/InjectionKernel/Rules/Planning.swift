@@ -46,8 +46,7 @@ extension Injection {
         InjectionPlan.UnmatchedSelection(
           selection: selection.description + (nameMissingFromClasses(of: selection, in: index) ?? ""),
           nearMisses: NearMisses.find(for: selection, in: index) + fitting,
-          isMistake: (selection.mustMatch && !namesAGenericClassField(selection, in: index)
-            && !filterMayMatchAGenericClass(selection)) || !fitting.isEmpty))
+          isMistake: (selection.mustMatch && !namesAGenericClassField(selection, in: index)) || !fitting.isEmpty))
     }
 
     /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet (a
@@ -382,35 +381,6 @@ extension Injection {
   /// their specializations are cataloged when used (naming a class's specialization catalogs its own
   /// fields, not the declarations nested in some generic type), so matching nothing now is expected. (A
   /// name one of the classes has, of another type, is a mistake.)
-  /// Whether `selection`, narrowed by a predicate (which no name tells about), may select a property of a
-  /// generic class that a specialization used later brings: a field of the selection's plugin whose type
-  /// fits the selected one or depends on the class's parameters, and which passes the predicates as its
-  /// declaration (its name, the generic class's name, its type when it depends on no parameter). Such a
-  /// selection matching nothing now is no mistake (found by review H73: a filter meant for a generic
-  /// class's property threw until some specialization had been used). Associated declarations nested in
-  /// generic types, which have no field records, are judged by their default name alone.
-  private static func filterMayMatchAGenericClass(_ selection: PropertySelection) -> Bool {
-    guard selection.isFiltered else { return false }
-    func passes(className: String, name: String, type: Any.Type?) -> Bool {
-      let type = type ?? selection.selectedValueType ?? Any.self
-      return selection.passesPredicates(
-        PropertyDescriptor(
-          declaringClass: DetachedOwner.self, className: className, name: name, valueType: type,
-          plugin: selection.plugin, fieldType: type, offset: -1, isMutable: true))
-    }
-    let associated = PropertyCatalog.shared.genericAssociatedDeclarationNames()
-    if associated.contains(where: { passes(className: "", name: $0, type: nil) }) { return true }
-    return PropertyCatalog.shared.genericDeclarations().contains { declaration in
-      guard declaration.plugin == nil || declaration.plugin == selection.plugin else { return false }
-      if let selected = selection.selectedValueType, let declared = declaration.valueType,
-        !selection.isSelectedType(declared, selected)
-      {
-        return false
-      }
-      return passes(className: declaration.className, name: declaration.name, type: declaration.valueType)
-    }
-  }
-
   private static func namesAGenericClassField(_ selection: PropertySelection, in index: PropertyIndex) -> Bool {
     guard !selection.namedProperties.isEmpty else { return false }
     guard !selection.namedClasses.isEmpty else {

@@ -99,8 +99,8 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
 
   /// Says that the selection may match nothing when it is committed: it is meant for classes in an image
   /// opened later, or for a generic class's specializations used later (the rule is kept and reaches
-  /// them when the kernel meets them). Without it, a selection that names a class or a property name, or
-  /// narrows with a predicate, and matches nothing makes the commit throw ``InjectionError/selectionMatchesNothing(selection:nearMisses:)``:
+  /// them when the kernel meets them). Without it, a selection that names a class or a property name and
+  /// matches nothing makes the commit throw ``InjectionError/selectionMatchesNothing(selection:nearMisses:)``:
   /// such a selection is usually a typo, a wrong type (`Int` for an `Int?` property) or a class that
   /// inherits the property rather than declares it.
   ///
@@ -191,9 +191,11 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// Whether the selection narrows by a predicate.
   var isFiltered: Bool { !predicates.isEmpty }
 
-  /// Whether matching nothing is a mistake: the selection names classes or property names, or narrows
-  /// with a predicate, and was not told it ``mayMatchLater()``.
-  var mustMatch: Bool { !mayMatchNothing && (!classes.isEmpty || !names.isEmpty || !predicates.isEmpty) }
+  /// Whether matching nothing is a mistake: the selection names classes or property names and was not
+  /// told it ``mayMatchLater()``. (Not for a predicate alone: whether a generic class's property, which a
+  /// specialization used later brings, would pass it cannot be known without calling it with a
+  /// descriptor that no property has.)
+  var mustMatch: Bool { !mayMatchNothing && (!classes.isEmpty || !names.isEmpty) }
 
   /// Whether `property` passes the selection's predicates.
   func passesPredicates(_ property: PropertyDescriptor) -> Bool { predicates.allSatisfy { $0(property) } }

@@ -18,17 +18,17 @@ internal import InjectionReadSections
 /// its data goes (a node's depth filled from its parent's, along a chain of any length), and nothing
 /// tells such a chain from a cycle but its end. So a fill of a property whose fill is already running on
 /// the thread stops only when the thread's stack is nearly used up (``stackReserve`` left), where the
-/// program would otherwise crash with no message, or at ``nestingLimit`` fills of one property (a chain
-/// that deep is taken for a cycle: each nested fill also holds its instance's field lock, and a cycle
-/// on a large stack would otherwise take thousands of rounds to reach its end). Per thread, not per
-/// task: a factory is synchronous.
+/// program would otherwise crash with no message — or, on a thread whose stack bounds are unknown, at
+/// ``nestingLimit`` fills of one property. (A cycle on a large stack takes its time to get there: on an
+/// 8 MB stack about 1,500 rounds of a two-property cycle, each nested fill holding its instance's field
+/// lock.) Per thread, not per task: a factory is synchronous.
 @usableFromInline
 enum FillChain {
-  /// The stack a fill nested in a fill of the same property must find left (the stop's message needs
-  /// some; a round of a two-property cycle takes about 5 KB in a debug build, 6 KB with the thread
+  /// The stack a fill nested in a fill of the same property must find left: the stop needs some to build
+  /// its message (a round of a two-property cycle takes about 5 KB in a debug build, 6 KB with the thread
   /// sanitizer).
-  static let stackReserve = 64 * 1024
-  /// How deep the fills of one property may nest on a thread.
+  static let stackReserve = 32 * 1024
+  /// How deep the fills of one property may nest on a thread whose stack bounds are unknown.
   static let nestingLimit = 256
 
   /// One thread's running fills.
@@ -62,7 +62,8 @@ enum FillChain {
     var nested = 0
     for running in frames.slots where running === slot { nested += 1 }
     if nested > 0 {
-      if nested >= nestingLimit || ik_stack_space_left() < stackReserve { stopForCycle(of: slot, nested, in: frames) }
+      let left = ik_stack_space_left()
+      if left == UInt.max ? nested >= nestingLimit : left < stackReserve { stopForCycle(of: slot, nested, in: frames) }
     }
     frames.slots.append(slot)
   }
@@ -72,9 +73,10 @@ enum FillChain {
     let chain = (frames.slots[start...] + [slot]).map { "\($0.property)" }.joined(separator: " → ")
     Injection.stop(
       "\(slot.property) was filled from inside its own fill's factory \(nested) times over on the same thread, "
-        + "each time for another instance (until the thread's stack was nearly used up, or too deep for a chain of "
-        + "instances): a cycle of fills (a "
-        + "factory making an object whose initializer or fill needs the property again). The last round: "
+        + "each time for another instance, until the thread's stack was nearly used up: most likely a cycle of "
+        + "fills (a "
+        + "factory making an object whose initializer or fill needs the property again), or a chain of instances "
+        + "deeper than the stack allows. The last round: "
         + "\(chain).")
   }
 
