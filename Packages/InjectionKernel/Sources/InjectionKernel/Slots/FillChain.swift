@@ -1,18 +1,11 @@
-internal import InjectionReadSections
+public import InjectionReadSections
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// The fills running on the calling thread (`ifNil`, `@Lazy` and the like), outermost first, so that a
-/// cycle of fills through new instances stops with the chain instead of overflowing the stack: `A.b`'s
-/// factory makes a `B` whose initializer reads its `a`, whose factory makes an `A` whose initializer
-/// reads its `b`, and so on. Each fill is another instance's, so no field lock sees a cycle (those stop a
-/// factory that reads the very property it fills).
+/// The fills running on the calling thread (`ifNil`, `@Lazy` and the like), so that a cycle of fills
+/// through new instances stops with the chain instead of overflowing the stack: `A.b`'s factory makes a
+/// `B` whose initializer reads its `a`, whose factory makes an `A` whose initializer reads its `b`, and
+/// so on. Each fill is another instance's, so no field lock sees a cycle (those stop a factory that reads
+/// the very property it fills). The running fills are a per-thread array of slot addresses in the C
+/// module (`FillFrames.h`): a fill that nests nothing, almost every one, pays a few instructions.
 ///
 /// A fill may legitimately read the same property of another instance whose fill then runs, as deep as
 /// its data goes (a node's depth filled from its parent's, along a chain of any length), and nothing
@@ -31,58 +24,37 @@ enum FillChain {
   /// How deep the fills of one property may nest on a thread whose stack bounds are unknown.
   static let nestingLimit = 256
 
-  /// One thread's running fills.
-  private final class Frames {
-    var slots: [InjectionSlot] = []
-  }
-
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    #if canImport(Darwin)
-      pthread_key_create(&key) { Unmanaged<Frames>.fromOpaque($0).release() }
-    #else
-      pthread_key_create(&key) { pointer in pointer.map { Unmanaged<Frames>.fromOpaque($0).release() } }
-    #endif
-    return key
-  }()
-
-  /// The calling thread's fills, created on its first fill.
-  private static var frames: Frames {
-    if let existing = pthread_getspecific(key) { return Unmanaged<Frames>.fromOpaque(existing).takeUnretainedValue() }
-    let created = Frames()
-    pthread_setspecific(key, Unmanaged.passRetained(created).toOpaque())
-    return created
-  }
-
   /// Notes that a fill of `slot`'s property starts on this thread (its factory runs until ``leave()``);
-  /// stops with the chain when the property's fills would nest deeper than ``nestingLimit``.
-  @usableFromInline
+  /// stops with the chain when the property's fills nest too deep (see the type's documentation).
+  @inlinable
   static func enter(_ slot: InjectionSlot) {
-    let frames = frames
-    var nested = 0
-    for running in frames.slots where running === slot { nested += 1 }
-    if nested > 0 {
-      let left = ik_stack_space_left()
-      if left == UInt.max ? nested >= nestingLimit : left < stackReserve { stopForCycle(of: slot, nested, in: frames) }
-    }
-    frames.slots.append(slot)
-  }
-
-  private static func stopForCycle(of slot: InjectionSlot, _ nested: Int, in frames: Frames) -> Never {
-    let start = frames.slots.lastIndex { $0 === slot } ?? 0
-    let chain = (frames.slots[start...] + [slot]).map { "\($0.property)" }.joined(separator: " → ")
-    Injection.stop(
-      "\(slot.property) was filled from inside its own fill's factory \(nested) times over on the same thread, "
-        + "each time for another instance, until the thread's stack was nearly used up: most likely a cycle of "
-        + "fills (a "
-        + "factory making an object whose initializer or fill needs the property again), or a chain of instances "
-        + "deeper than the stack allows. The last round: "
-        + "\(chain).")
+    let nested = ik_fill_enter(UnsafeRawPointer(Unmanaged.passUnretained(slot).toOpaque()))
+    if nested > 0 { checkNesting(of: slot, nested) }
   }
 
   /// Notes that the innermost fill running on this thread is over.
-  @usableFromInline
+  @inlinable
   static func leave() {
-    frames.slots.removeLast()
+    ik_fill_leave()
+  }
+
+  @usableFromInline
+  static func checkNesting(of slot: InjectionSlot, _ nested: Int) {
+    let left = ik_stack_space_left()
+    guard left == UInt.max ? nested >= nestingLimit : left < stackReserve else { return }
+    // The fills from the last one of this property to the one starting now, which `ik_fill_enter` noted
+    // last (unless past the frames remembered); slots are never freed.
+    let running = min(ik_fill_running(), Int(IK_FILL_FRAMES))
+    var frames = (0..<running).map {
+      Unmanaged<InjectionSlot>.fromOpaque(ik_fill_frame($0)!).takeUnretainedValue()
+    }
+    if frames.last !== slot { frames.append(slot) }
+    let start = frames.dropLast().lastIndex { $0 === slot } ?? 0
+    let chain = (frames[start...]).map { "\($0.property)" }.joined(separator: " → ")
+    Injection.stop(
+      "\(slot.property) was filled from inside its own fill's factory \(nested) times over on the same thread, "
+        + "each time for another instance, until the thread's stack was nearly used up: most likely a cycle of "
+        + "fills (a factory making an object whose initializer or fill needs the property again), or a chain of "
+        + "instances deeper than the stack allows. The last round: \(chain).")
   }
 }
