@@ -15,5 +15,31 @@ __thread long ik_telling_scope_end = 0;
 
 // The running fills (see include/FillFrames.h).
 #include "FillFrames.h"
-__thread const void *ik_fill_frames[IK_FILL_FRAMES];
+
+#include <pthread.h>
+#include <stdlib.h>
+
+__thread const void **ik_fill_frames = 0;
 __thread long ik_fill_depth = 0;
+
+static pthread_key_t fill_frames_key;
+static pthread_once_t fill_frames_once = PTHREAD_ONCE_INIT;
+static int fill_frames_key_ready;
+
+static void free_fill_frames(void *frames) {
+  ik_fill_frames = 0;  // a fill in a later exit destructor makes a new array (and the key frees it again)
+  free(frames);
+}
+
+static void make_fill_frames_key(void) {
+  fill_frames_key_ready = pthread_key_create(&fill_frames_key, free_fill_frames) == 0;
+}
+
+const void **ik_fill_frames_make(void) {
+  const void **frames = calloc(IK_FILL_FRAMES, sizeof(void *));
+  if (!frames) abort();  // a fill that cannot note itself could not report a cycle
+  pthread_once(&fill_frames_once, make_fill_frames_key);
+  if (fill_frames_key_ready) pthread_setspecific(fill_frames_key, frames);
+  ik_fill_frames = frames;
+  return frames;
+}
