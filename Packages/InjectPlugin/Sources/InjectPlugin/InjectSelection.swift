@@ -102,7 +102,7 @@ public struct InjectSelection<Value> {
       typeKeyedReplay?(batch)
     }
     if let bindingName, batch[ModuleBeingConfigured.self] == nil {
-      batch.namedBindings.unlessUnboundLater(Value.self, named: bindingName, replay)(batch)
+      batch.namedBindings.record(replay, in: batch, unlessUnbinding: Value.self, named: bindingName)
     } else {
       replay(batch)
     }
@@ -206,7 +206,7 @@ public struct InjectSelection<Value> {
       }
     }
     for (name, rule) in batchNamed.replays(of: Value.self) {
-      batchNamed.unlessUnboundLater(Value.self, named: name) { $0.restating(rule) }(batch)
+      batchNamed.record({ $0.restating(rule) }, in: batch, unlessUnbinding: Value.self, named: name)
     }
   }
 

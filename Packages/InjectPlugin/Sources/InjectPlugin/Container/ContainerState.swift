@@ -278,26 +278,25 @@ final class BatchNamedBindings: @unchecked Sendable {
   private var unbindings: [ObjectIdentifier: [String: Int]] = [:]
 
   /// Notes an unbinding of `name` (``Injection/inject(_:named:)`` then `reject()`): the batch's own
-  /// bindings of the name recorded before it are withdrawn (see ``unlessUnboundLater(_:named:_:)``).
+  /// bindings of the name recorded before it are withdrawn (see ``record(_:in:unlessUnbinding:named:)``).
   func noteUnbinding(of type: Any.Type, named name: String) {
     unbindings[ObjectIdentifier(type), default: [:]][name, default: 0] += 1
   }
 
-  /// `record`, recorded into a batch when it commits (at this place among its changes) unless the batch
+  /// Records `record` into `batch` when it commits (at this place among its changes) unless the batch
   /// unbinds `name` after this: a binding of the name made earlier in the batch, or recorded again after a
   /// binding of the type alone, is withdrawn by a later unbinding, which otherwise — a retraction, applied
   /// before the batch's other changes — could not take it back, and the name would read the batch's
   /// binding (or, when the unbinding was recorded as a rejection, nothing) instead of the type's (found by
   /// review H69).
-  func unlessUnboundLater(
-    _ type: Any.Type, named name: String, _ record: @escaping (InjectionRules) -> Void
-  ) -> (InjectionRules) -> Void {
+  func record(
+    _ record: @escaping (InjectionRules) -> Void, in batch: InjectionRules, unlessUnbinding type: Any.Type,
+    named name: String
+  ) {
     let id = ObjectIdentifier(type)
     let unbindingsSoFar = unbindings[id]?[name] ?? 0
-    return { batch in
-      batch.recordAtCommit { [self] batch in
-        if (unbindings[id]?[name] ?? 0) == unbindingsSoFar { record(batch) }
-      }
+    batch.recordAtCommit { [self] batch in
+      if (unbindings[id]?[name] ?? 0) == unbindingsSoFar { record(batch) }
     }
   }
 
