@@ -17,6 +17,10 @@ private final class ShortLivedSettings {
   @Defaults var value = 0
 }
 
+private final class DroppedWhileObservedSettings {
+  @Defaults var value = 0
+}
+
 private final class CancelledObserverSettings {
   @Defaults var value = 0
 }
@@ -88,6 +92,33 @@ private final class SwitchedStoreSettings {
     settings = nil
     store.set(1, forKey: "value")
     #expect(await values.next() == nil)
+  }
+
+  @Test(.timeLimit(.minutes(1))) func aWaitingObserverEndsWhenTheInstanceIsDeallocated() async throws {
+    // Before, the sequence ended only at the next change signal after the instance was gone: with no
+    // further change, this loop waited for ever (a port of DeluxeInjection's tests found it).
+    try Injection.injectDefaults(in: DroppedWhileObservedSettings.self, store: { _ in InMemoryDefaultsStore() })
+    var settings: DroppedWhileObservedSettings? = DroppedWhileObservedSettings()
+    let (started, startedSignal) = AsyncStream<Void>.makeStream()
+    let observer = Task { [values = settings!.$value.values] in
+      var seen: [Int] = []
+      for await value in values {
+        seen.append(value)
+        startedSignal.yield()
+      }
+      return seen
+    }
+    var signals = started.makeAsyncIterator()
+    await signals.next()  // the loop holds its first value and waits for a change
+    settings = nil
+    // Before the fix the loop never ended; cancelling it after a while keeps the failure from hanging.
+    let deadline = Task {
+      try await Task.sleep(for: .seconds(20))
+      observer.cancel()
+    }
+    #expect(await observer.value == [0])
+    deadline.cancel()
+    #expect((try? await deadline.value) == nil, "the loop ended only because it was cancelled")
   }
 
   @Test func aCancelledObserverStops() async throws {

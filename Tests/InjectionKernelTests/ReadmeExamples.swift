@@ -117,6 +117,15 @@ final class Badge {
     #expect(Injection.declaredProperties(of: Player.self).map(\.name) == ["volume", "emblem"])
   }
 
+  @Test func deallocationObservation() {
+    let released = LockedState(false)
+    var player: Player? = Player()
+    let observation = Injection.onDeallocation(of: player!) { released.withLock { $0 = true } }
+    player = nil
+    #expect(released.withLock { $0 })
+    observation.cancel()  // withdraws an action that has not run; nothing here
+  }
+
   @Test func declarationArgumentsAndScopedState() throws {
     let rules = InjectionRules()
     rules.injectLabels(in: Badge.self)

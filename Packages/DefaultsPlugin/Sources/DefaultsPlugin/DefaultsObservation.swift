@@ -31,9 +31,8 @@ extension DefaultsProjection where Value: Sendable {
   /// of the process, every write to an ``InMemoryDefaultsStore``, and on Apple platforms every
   /// `UserDefaults.didChangeNotification` (Linux's `UserDefaults` posts none, so a change made by calling
   /// `UserDefaults` directly is seen only with the next of the others). Equal successive values are
-  /// reported once. It does not keep the instance alive: the sequence ends when the iterating task is
-  /// cancelled, or at the first of those change signals after the instance is deallocated (with no
-  /// further change it waits: cancel the task when you stop observing).
+  /// reported once. It does not keep the instance alive: the sequence ends when the instance is
+  /// deallocated or the iterating task is cancelled.
   public var values: DefaultsValues<Value> { DefaultsValues(read: read, same: same) }
 }
 
@@ -48,7 +47,7 @@ public struct DefaultsValues<Value: Sendable>: AsyncSequence, Sendable {
 
   /// Starts listening: the first element is the value at this moment.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(read: read, same: same, changes: DefaultsObservation.subscribe())
+    Iterator(read: read, same: same, changes: DefaultsObservation.subscribe(endingWith: read.owner))
   }
 
   /// Reads the property again after each change signal.
@@ -103,6 +102,9 @@ struct ReadAgain<Value>: @unchecked Sendable {
 
   /// The property's value, or `nil` once the instance is gone.
   func value() -> Value? { weakOwner.object.map(readProperty) }
+
+  /// The instance, while it lives.
+  var owner: AnyObject? { weakOwner.object }
 }
 
 /// A weak reference.
@@ -123,33 +125,45 @@ final class WeakReference: @unchecked Sendable {  // `object` is only read; weak
     for continuation in observers.withLock({ Array($0.values) }) { continuation.yield() }
   }
 
-  /// A new observer's signal.
-  static func subscribe() -> Subscription {
+  /// A new observer's signal, which ends once `owner` is deallocated (at once when it is `nil`: gone).
+  static func subscribe(endingWith owner: AnyObject?) -> Subscription {
     let id = nextID.add(1, ordering: .relaxed).newValue
     let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     continuation.onTermination = { _ in unsubscribe(id) }
     observers.withLock { $0[id] = continuation }
     count.add(1, ordering: .releasing)
-    return Subscription(stream: stream, continuation: continuation)
+    let ownerDeath = owner.map { Injection.onDeallocation(of: $0) { continuation.finish() } }
+    if owner == nil { continuation.finish() }
+    return Subscription(stream: stream, continuation: continuation, ownerDeath: ownerDeath)
   }
 
   private static func unsubscribe(_ id: Int) {
     if observers.withLock({ $0.removeValue(forKey: id) }) != nil { count.subtract(1, ordering: .releasing) }
   }
 
-  /// One observer's signal; ends (and unsubscribes) with its iterator.
+  /// One observer's signal; ends (and unsubscribes) with its iterator, or when the observed instance is
+  /// deallocated.
   final class Subscription {
     private var iterator: AsyncStream<Void>.Iterator
     private let continuation: AsyncStream<Void>.Continuation
+    /// Ends the signal when the instance is deallocated; withdrawn with the iterator, so that a
+    /// long-lived instance keeps no action of observers long gone.
+    private let ownerDeath: DeallocationObservation?
 
-    init(stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation) {
+    init(
+      stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation, ownerDeath: DeallocationObservation?
+    ) {
       iterator = stream.makeAsyncIterator()
       self.continuation = continuation
+      self.ownerDeath = ownerDeath
     }
 
-    deinit { continuation.finish() }
+    deinit {
+      ownerDeath?.cancel()
+      continuation.finish()
+    }
 
-    /// Waits for the next signal; `false` when the waiting task was cancelled.
+    /// Waits for the next signal; `false` when the waiting task was cancelled or the instance is gone.
     func next(isolation actor: isolated (any Actor)?) async -> Bool {
       await iterator.next(isolation: actor) != nil
     }
