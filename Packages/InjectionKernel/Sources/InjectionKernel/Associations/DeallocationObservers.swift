@@ -13,8 +13,9 @@ extension Injection {
   /// observation.cancel()  // no effect once the action ran
   /// ```
   ///
-  /// The action runs on the thread that released the object's last strong reference, outside every
-  /// lock of the kernel, so it may touch marked and associated properties (of other objects: the
+  /// The action runs on the thread that released the object's last strong reference (or, when a
+  /// `cancel()` of another observation of the object races with that release, on the cancelling thread,
+  /// once its call is done), outside every lock of the kernel, so it may touch marked and associated properties (of other objects: the
   /// observed one is gone). Keep it short; it must not wait for the thread that releases the object.
   /// Observing a class object's ``TypeOwner`` (which never dies) records nothing; an observation added
   /// from the object's own `deinit` may run late or never. The observed object's class gets the kernel's
