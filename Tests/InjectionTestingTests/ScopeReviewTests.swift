@@ -373,6 +373,56 @@ private final class Spacer {
   #expect(live.count == 0)
 }
 
+private final class DroppedHost {
+  @Lazy var value: KeptValue
+}
+
+@Test func aValueAScopeKeptForAnInstanceIsReleasedWhenTheInstanceIsDeallocated() throws {
+  // Before, it lived until the scope ended (or until 64 values had been kept): a test checking that a
+  // view model's dependencies die with it failed inside an override (review H66 #1).
+  let live = Counter()
+  try Injection.withOverrides({ lets in
+    lets.lazy(KeptValue.self).declared(in: DroppedHost.self).create { _ in KeptValue(live) }
+  }) {
+    let survivor = DroppedHost()
+    let survivorValue = survivor.value
+    var host: DroppedHost? = DroppedHost()
+    weak let value = host?.value
+    #expect(value != nil)
+    #expect(live.count == 2)
+    host = nil
+    #expect(value == nil)
+    #expect(live.count == 1)  // the survivor's value stays the survivor's
+    #expect(survivor.value === survivorValue)
+  }
+  #expect(live.count == 0)
+}
+
+private final class StateHeldHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var value: KeptValue
+}
+
+/// A plugin's state, changed inside a scope.
+private let heldHosts = ScopedState<[StateHeldHost]>([])
+
+@Test func aScopedStateChangeThatReleasesAnInstanceTheScopeKeepsValuesForReleasesThemToo() throws {
+  // The scope's copy of a state used to be replaced under the scope's lock; the instance it held then died
+  // there, and releasing what the scope kept for it needs that lock.
+  let live = Counter()
+  try Injection.withOverrides({ lets in
+    lets.lazy(KeptValue.self).declared(in: StateHeldHost.self).create { _ in KeptValue(live) }
+  }) {
+    do {
+      let host = StateHeldHost()
+      _ = host.value
+      heldHosts.update { $0 = [host] }
+    }
+    #expect(live.count == 1)  // the state's copy holds the host
+    heldHosts.update { $0 = [] }
+    #expect(live.count == 0)
+  }
+}
+
 // MARK: Writes inside a scope
 
 private final class Parser: LazyConstructible, Sendable {}

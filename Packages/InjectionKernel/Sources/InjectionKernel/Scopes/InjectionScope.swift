@@ -98,25 +98,33 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   private var decisionsVersion = 0
   /// The slots whose fast path this scope switched off.
   private var overriddenSlots: [InjectionSlot] = []
-  /// Values that fills created inside the scope from its overrides, per instance and slot.
-  private var filled: [FilledKey: FilledValue] = [:]
+  /// Values that fills created inside the scope from its overrides, per instance: released when the
+  /// instance is deallocated or the scope ends, whichever comes first.
+  private var filled: [ObjectIdentifier: InstanceFills] = [:]
   /// Shared values (a ``SharedValue``'s, a container's singleton) created inside the scope from its
   /// overrides, by the identity of the object standing for the value; it is held weakly, so a value is
   /// never found for another object at the same address.
-  private var shared: [ObjectIdentifier: FilledValue] = [:]
-  /// The size of `filled` at which entries of deallocated instances are dropped (amortized: doubles with
-  /// the live entries).
+  private var shared: [ObjectIdentifier: KeptSharedValue] = [:]
+  /// The size of `filled` at which entries of deallocated instances that no deallocation observation
+  /// removed are dropped (a second line: an instance filled from its own `deinit` is observed late or
+  /// never); amortized, it doubles with the live entries.
   private var purgeThreshold = 64
 
-  private struct FilledKey: Hashable {
-    let object: ObjectIdentifier
-    let slot: ObjectIdentifier
+  /// A shared value the scope keeps, with the object standing for it.
+  private struct KeptSharedValue {
+    weak var owner: AnyObject?
+    let value: Any?
   }
 
-  private struct FilledValue {
+  /// What the scope keeps for one instance.
+  private struct InstanceFills {
+    /// The instance, to tell it from a later object at the same address.
     weak var owner: AnyObject?
-    /// `nil` once a write inside the scope emptied the property since (a "once" fill does not run again).
-    let value: Any?
+    /// By slot identity; a `nil` value once a write inside the scope emptied the property since (a
+    /// "once" fill does not run again).
+    var values: [ObjectIdentifier: Any?]
+    /// Removes this entry once the instance is deallocated; withdrawn when the scope ends first.
+    var ownerDeath: DeallocationObservation?
   }
 
   private init(parent: InjectionScope?) {
@@ -166,6 +174,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
         }
         return [filled, shared, states, decisions, rules]
       }
+    }
+    // The instances' deallocation actions are withdrawn: a long-lived instance keeps none of ended scopes.
+    if let fills = released[0] as? [ObjectIdentifier: InstanceFills] {
+      for entry in fills.values { entry.ownerDeath?.cancel() }
     }
     // Outside every kernel lock: states that asked are told (a plugin may run user code), then the
     // scope's values are released (a value's deinit may read properties). Told inside the ended scope:
@@ -243,12 +255,16 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     if build.upToDateAt == revision { return stored }
     // Outside the scope's lock: the plugin's replay may read other states.
     let rebuilt = layering.rebase(stored, beneath())
-    lock.withLock {
+    // What a copy replaces is returned out of the lock and released after it: its deinit may run code
+    // that reads or fills properties, which takes this lock (so does an instance's deallocation that it
+    // causes, when the scope keeps values for the instance).
+    let replaced = lock.withLock { () -> Any? in
       // Kept unless the scope changed its copy meanwhile (that change is newer than this rebuild).
-      guard layeredCopies[id]?.changes == build.changes, states[id] != nil else { return }
-      states[id] = rebuilt
+      guard layeredCopies[id]?.changes == build.changes, states[id] != nil else { return nil }
       layeredCopies[id] = (revision, build.changes)
+      return states.updateValue(rebuilt, forKey: id)
     }
+    withExtendedLifetime(replaced) {}
     return rebuilt
   }
 
@@ -267,7 +283,8 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       return try updateLock.withLock {
         var copy = lock.withLock { states[id].flatMap { $0 as? Value } } ?? seen()
         let result = try body(&copy)
-        lock.withLock { states[id] = copy }
+        let replaced = lock.withLock { states.updateValue(copy, forKey: id) }  // released after the lock
+        withExtendedLifetime(replaced) {}
         return result
       }
     }
@@ -285,10 +302,11 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       let changes = (build?.changes ?? 0) + 1
       // Stored before the revision moves: a reader that sees the new revision sees this copy too (one that
       // read the revision before may build on it, stamped with that older revision: stale, rebuilt later).
-      lock.withLock {
-        states[id] = copy
+      let replaced = lock.withLock { () -> Any? in  // released after the lock
         layeredCopies[id] = (-1, changes)
+        return states.updateValue(copy, forKey: id)
       }
+      withExtendedLifetime(replaced) {}
       let after = state.revisions.add(1, ordering: .acquiringAndReleasing).newValue
       lock.withLock {
         // Up to date only if no other change came between the revision read above and this one.
@@ -367,11 +385,11 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// returns that one); an ended scope keeps nothing.
   func keepSharedValue(_ value: Any, for owner: AnyObject, replacing isStale: (Any) -> Bool) -> Any {
     let id = ObjectIdentifier(owner)
-    var released: FilledValue?  // an earlier object's or a stale value, released after the lock
+    var released: KeptSharedValue?  // an earlier object's or a stale value, released after the lock
     let kept = lock.withLock { () -> Any in
       if let entry = shared[id], entry.owner === owner, let kept = entry.value, !isStale(kept) { return kept }
       guard isLive.load(ordering: .acquiring) else { return value }
-      released = shared.updateValue(FilledValue(owner: owner, value: value), forKey: id)
+      released = shared.updateValue(KeptSharedValue(owner: owner, value: value), forKey: id)
       // Counted under the lock (an atomic add, no other lock), as `end()` counts the stop under it.
       if released?.owner !== owner { (owner as? any ScopeKeptValueOwner)?.scopeStartedKeeping() }
       return value
@@ -524,10 +542,12 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     }
     // The copy is taken at a retraction only: the scope's other commits leave it as it was.
     if masked { rebuildMaskedView(log: log, enclosing: enclosing) }
-    lock.withLock {
+    let dropped = lock.withLock {  // released after the lock
       decisionsVersion += 1
-      decisions.removeAll()
+      defer { decisions = [:] }
+      return decisions
     }
+    withExtendedLifetime(dropped) {}
     return SlotRegistry.shared.allSlots().compactMap(overrideIfSelected)
   }
 
@@ -548,12 +568,12 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// `.some(nil)` when a write inside the scope emptied the property since, `nil` when none filled it.
   @usableFromInline
   func filledValue(of object: AnyObject, slot: InjectionSlot) -> Any?? {
-    let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
+    let id = ObjectIdentifier(object)
     var scope: InjectionScope? = self
     while let candidate = scope {
       let kept = candidate.lock.withLock { () -> Any?? in
-        guard let entry = candidate.filled[key], entry.owner === object else { return nil }
-        return .some(entry.value)
+        guard let entry = candidate.filled[id], entry.owner === object else { return nil }
+        return entry.values[ObjectIdentifier(slot)]
       }
       if let kept { return kept }
       scope = candidate.liveParent
@@ -566,13 +586,15 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// optional set to `nil` is filled again, or stays `nil` for a "once" fill).
   @usableFromInline
   func forgetFilledValue(of object: AnyObject, slot: InjectionSlot) {
-    let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
+    let id = ObjectIdentifier(object)
     var released: [Any] = []  // released after the locks: a deinit may read properties
     var scope: InjectionScope? = self
     while let candidate = scope {
       candidate.lock.withLock {
-        guard let entry = candidate.filled[key], entry.owner === object, let value = entry.value else { return }
-        candidate.filled[key] = FilledValue(owner: object, value: nil)
+        guard let entry = candidate.filled[id], entry.owner === object,
+          let value = entry.values[ObjectIdentifier(slot)] ?? nil
+        else { return }
+        candidate.filled[id]?.values[ObjectIdentifier(slot)] = .some(nil)
         released.append(value)
       }
       scope = candidate.liveParent
@@ -581,23 +603,29 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   }
 
   /// Keeps `value`, which a fill created from this scope's overrides, for `object`'s property until the
-  /// scope ends (the instance itself never stores it, so it cannot reach other tasks). Returns the value
-  /// kept: `value`, or one kept before (fills of one instance's property run under its field lock, so
-  /// that happens only when a caller did not look first).
+  /// instance is deallocated or the scope ends (the instance itself never stores it, so it cannot reach
+  /// other tasks). Returns the value kept: `value`, or one kept before (fills of one instance's property
+  /// run under its field lock, so that happens only when a caller did not look first).
   @usableFromInline
   func keepFilledValue(_ value: Any, of object: AnyObject, slot: InjectionSlot) -> Any {
-    let key = FilledKey(object: ObjectIdentifier(object), slot: ObjectIdentifier(slot))
+    let id = ObjectIdentifier(object)
     var released: [Any] = []  // values of dead instances, released after the lock (a deinit may read)
+    var earlier: InstanceFills?  // an earlier object's at the same address
+    var isNewInstance = false
     let kept = lock.withLock { () -> Any in
-      if let entry = filled[key], entry.owner === object, let kept = entry.value { return kept }
+      if let entry = filled[id], entry.owner === object, let kept = entry.values[ObjectIdentifier(slot)] ?? nil {
+        return kept
+      }
       // An ended scope keeps nothing (`end()` cleared `filled` after marking it ended, under this lock).
       guard isLive.load(ordering: .acquiring) else { return value }
-      // An entry whose owner died belongs to an earlier object at the same address: replace it.
-      if let replaced = filled.updateValue(FilledValue(owner: object, value: value), forKey: key) {
-        released.append(replaced)
+      if filled[id]?.owner === object {
+        filled[id]?.values[ObjectIdentifier(slot)] = .some(value)  // after a write emptied it
+        return value
       }
+      // An entry whose owner died belongs to an earlier object at the same address: replace it.
+      earlier = filled.updateValue(InstanceFills(owner: object, values: [ObjectIdentifier(slot): value]), forKey: id)
+      isNewInstance = true
       if filled.count >= purgeThreshold {
-        // Drop the values of instances that died, so a long scope does not keep one per instance it met.
         let dead = filled.filter { $0.value.owner == nil }
         for key in dead.keys { filled[key] = nil }
         released.append(dead)
@@ -605,8 +633,34 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       }
       return value
     }
-    _ = released
+    earlier?.ownerDeath?.cancel()
+    if isNewInstance { releaseFillsWhenDeallocated(object, id: id) }
+    for case let dead as [ObjectIdentifier: InstanceFills] in released {
+      for entry in dead.values { entry.ownerDeath?.cancel() }
+    }
     return kept
+  }
+
+  /// Arranges for what the scope keeps for `object` (a new entry) to be released once it is deallocated.
+  /// The caller holds `object`, so it cannot die before the observation is in place.
+  private func releaseFillsWhenDeallocated(_ object: AnyObject, id: ObjectIdentifier) {
+    let observation = Injection.onDeallocation(of: object) { [weak self] in self?.instanceDied(id) }
+    let stored = lock.withLock { () -> Bool in
+      guard filled[id]?.owner === object, filled[id]?.ownerDeath == nil else { return false }
+      filled[id]?.ownerDeath = observation
+      return true
+    }
+    if !stored { observation.cancel() }  // the scope ended meanwhile: nothing of it is kept
+  }
+
+  /// Releases what the scope kept for an instance that was deallocated (outside the lock: a value's
+  /// deinit may read properties). A later object at the same address keeps its own entry.
+  private func instanceDied(_ id: ObjectIdentifier) {
+    let released = lock.withLock { () -> InstanceFills? in
+      guard let entry = filled[id], entry.owner == nil else { return nil }
+      return filled.removeValue(forKey: id)
+    }
+    _ = released
   }
 }
 
