@@ -27,6 +27,17 @@ private final class NamelessTag: Associated<Hero, Int> {
   override class var propertyName: String { "" }
 }
 
+private final class Villain {
+  @Inject var lair: String?
+}
+extension Villain {
+  final class Alias: Associated<Villain, String> {}
+  final class Moniker: Associated<Villain, String> {
+    override class var propertyName: String { "alias" }
+  }
+  final class Lair: Associated<Villain, String> {}
+}
+
 private final class Spelled {}
 extension Spelled {
   final class URLCache: Associated<Spelled, Int> {}
@@ -343,6 +354,30 @@ extension Player {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("AssociatePluginTests.NamelessTag declares an associated property with an empty name"))
+  }
+
+  @Test func twoDeclarationsOfOneNameStopAtTheirFirstUseNamingBoth() async {
+    // Before, both were cataloged and worked, and a selection by the name reached both (review H71 #8).
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      Villain.Moniker[Villain()] = "Dr. No"
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "AssociatePluginTests.Villain.alias: Swift.Optional<Swift.String> is declared twice, by the associated "
+          + "declaration AssociatePluginTests.Villain.Moniker and by the associated declaration "
+          + "AssociatePluginTests.Villain.Alias"))
+  }
+
+  @Test func aDeclarationNamedLikeAMarkedStoredPropertyStopsAtItsFirstUse() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Villain.Lair[Villain()]
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "AssociatePluginTests.Villain.lair: Swift.Optional<Swift.String> is declared twice, by the associated "
+          + "declaration AssociatePluginTests.Villain.Lair and by a marked stored property"))
   }
 
   @Test func aRejectedPropertyStopsNamingItselfAndTheCallThatTurnsItOn() async {

@@ -148,8 +148,37 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   func associatedProperty(declaredBy declaration: any AssociatedPropertyDeclaration.Type) -> PropertyDescriptor {
     lock.withLock {
       runPass()
-      return resolveAssociated(declaration) { declaration.associatedDeclarationFacts }
+      let property = resolveAssociated(declaration) { declaration.associatedDeclarationFacts }
+      stopIfNamedTwice(property, declaredBy: declaration)
+      return property
     }
+  }
+
+  /// Stops the first use of an associated declaration whose owner class has another property of the same
+  /// name (another declaration's, or a marked stored property): selections, rules and reports name
+  /// properties so, and could not tell the two apart. Not in the pass: a mistake stops the code that
+  /// uses the declaration, not every commit of the process.
+  private func stopIfNamedTwice(_ property: PropertyDescriptor, declaredBy declaration: AnyClass) {
+    let owner: AnyClass = property.declaringClass
+    let associated = associatedByOwner[ObjectIdentifier(owner)] ?? []
+    // Specializations of one generic declaration (`Box<T>.Note`) are one property per type argument.
+    let generic = ContextDescriptor(of: declaration)?.pointer
+    let sameDeclaration = { (other: PropertyDescriptor) -> Bool in
+      guard let generic, let otherClass = Self.associatedDeclaration(of: other) else { return false }
+      return ContextDescriptor(of: otherClass)?.pointer == generic
+    }
+    guard
+      let other = (associated + resolve(owner)).first(where: {
+        $0.name == property.name && $0 != property && !sameDeclaration($0)
+      })
+    else { return }
+    let otherDeclaration =
+      Self.associatedDeclaration(of: other).map { "the associated declaration \(Injection.typeName($0))" }
+      ?? "a marked stored property"
+    Injection.stop(
+      "\(property) is declared twice, by the associated declaration \(Injection.typeName(declaration)) and by "
+        + "\(otherDeclaration): each property of a class needs a name of its own (an associated property is named "
+        + "after its declaration class, first word lowercased, unless its class var propertyName says otherwise)")
   }
 
   private func resolveAssociated(_ declaration: AnyClass, facts: () -> AssociatedDeclarationFacts)
