@@ -7,6 +7,8 @@ private final class CancelledWatchScreen {}
 private final class TwiceWatchedScreen {}
 private final class ThreadWatchedScreen {}
 private final class WatchedClassObject {}
+private final class CancelledFromActionScreen {}
+private final class CancelledMeanwhileScreen {}
 
 @Suite struct DeallocationObservationTests {
   @Test func theActionRunsOnceTheObjectIsDeallocatedAndNotBefore() {
@@ -31,6 +33,45 @@ private final class WatchedClassObject {}
     screen = nil
     #expect(ran.withLock { $0 } == ["kept"])
     cancelled.cancel()  // after the object is gone: nothing to withdraw
+  }
+
+  @Test func anActionCancelledByAnEarlierActionOfTheSameObjectDoesNotRun() {
+    // Before, cancel() went through the object's action list, which reads as gone once its actions start:
+    // it withdrew nothing and the action ran (review H76).
+    let ran = LockedState<[String]>([])
+    let later = LockedState<DeallocationObservation?>(nil)
+    var screen: CancelledFromActionScreen? = CancelledFromActionScreen()
+    Injection.onDeallocation(of: screen!) {
+      later.withLock { $0 }?.cancel()
+      ran.withLock { $0.append("first") }
+    }
+    let second = Injection.onDeallocation(of: screen!) { ran.withLock { $0.append("second") } }
+    later.withLock { $0 = second }
+    screen = nil
+    #expect(ran.withLock { $0 } == ["first"])
+  }
+
+  @Test func anActionCancelledFromAnotherThreadWhileAnEarlierOneRunsDoesNotRun() {
+    let ran = LockedState<[String]>([])
+    let started = DispatchSemaphore(value: 0)
+    let cancelled = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var screen: CancelledMeanwhileScreen? = CancelledMeanwhileScreen()
+    Injection.onDeallocation(of: screen!) {
+      started.signal()
+      cancelled.wait()  // the cancel below returns while this action runs
+      ran.withLock { $0.append("first") }
+    }
+    let second = Injection.onDeallocation(of: screen!) { ran.withLock { $0.append("second") } }
+    Thread {
+      screen = nil
+      released.signal()
+    }.start()
+    started.wait()
+    second.cancel()
+    cancelled.signal()
+    released.wait()
+    #expect(ran.withLock { $0 } == ["first"])
   }
 
   @Test func actionsRunInTheOrderTheyWereAdded() {

@@ -423,6 +423,79 @@ private let heldHosts = ScopedState<[StateHeldHost]>([])
   }
 }
 
+private final class PurgedHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var value: KeptValue
+}
+
+/// Hosts another thread drops.
+private final class DroppedHosts: @unchecked Sendable {  // `hosts` is guarded by `lock`
+  private let lock = NSLock()
+  private var hosts: [PurgedHost] = []
+  func add(_ host: PurgedHost) { lock.withLock { hosts.append(host) } }
+  /// Removes one host (released when the caller drops it); `nil` when none is left.
+  func take() -> PurgedHost? { lock.withLock { hosts.popLast() } }
+}
+
+@Test func instancesDyingWhileTheScopeDropsDeadInstancesValuesDoNotStopIt() throws {
+  // The scope drops dead instances' values every 64 kept values, reading each entry's owner; an owner that
+  // another thread let go of in that moment died there, under the scope's lock, and releasing its values
+  // waited for that lock for ever (review H76: most runs hung within 2,000 rounds).
+  let live = Counter()
+  for _ in 0..<300 {
+    let dropped = (0..<4).map { _ in DroppedHosts() }
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for hosts in dropped {
+      done.enter()
+      Thread {
+        go.wait()
+        while let host = hosts.take() { withExtendedLifetime(host) {} }
+        done.leave()
+      }.start()
+    }
+    try Injection.withOverrides({ lets in
+      lets.lazy(KeptValue.self).declared(in: PurgedHost.self).create { _ in KeptValue(live) }
+    }) {
+      for index in 0..<63 {
+        let host = PurgedHost()
+        _ = host.value
+        dropped[index % 4].add(host)
+      }
+      let last = PurgedHost()
+      for _ in 0..<4 { go.signal() }
+      _ = last.value  // the 64th kept value: the scope drops the dead ones' while the threads drop hosts
+    }
+    done.wait()
+  }
+  #expect(live.count == 0)
+}
+
+private final class DeinitReadHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var value: KeptValue
+  let seen: LockedState<[ObjectIdentifier]>
+  init(_ seen: LockedState<[ObjectIdentifier]>) { self.seen = seen }
+  deinit {
+    let id = ObjectIdentifier(value)
+    seen.withLock { $0.append(id) }
+  }
+}
+
+@Test func aDeinitReadsTheValueTheScopeKeptForItsInstanceAndTheValueDiesWithIt() throws {
+  // Weak references read nil once a deinit begins: the scope did not recognize the instance then, built a
+  // second value and kept it until the scope ended (review H76).
+  let live = Counter()
+  let seen = LockedState<[ObjectIdentifier]>([])
+  try Injection.withOverrides({ lets in
+    lets.lazy(KeptValue.self).declared(in: DeinitReadHost.self).create { _ in KeptValue(live) }
+  }) {
+    var host: DeinitReadHost? = DeinitReadHost(seen)
+    let before = ObjectIdentifier(host!.value)
+    host = nil
+    #expect(seen.withLock { $0 } == [before])
+    #expect(live.count == 0)
+  }
+}
+
 // MARK: Writes inside a scope
 
 private final class Parser: LazyConstructible, Sendable {}

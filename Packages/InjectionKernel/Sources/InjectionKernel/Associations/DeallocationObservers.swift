@@ -1,6 +1,9 @@
+import Synchronization
+
 extension Injection {
-  /// Runs `action` once `object` has been deallocated (after its `deinit`), unless the returned
-  /// observation is cancelled first. It does not keep `object` alive.
+  /// Runs `action` once `object` has been deallocated (after its `deinit`; an `isolated deinit` that
+  /// the runtime runs later on its actor may run after the action, as associated values are released
+  /// before it too), unless the returned observation is cancelled first. It does not keep `object` alive.
   ///
   /// For plugins whose per-instance work must end with the instance: DefaultsPlugin ends a
   /// `$property.values` sequence this way.
@@ -31,57 +34,83 @@ extension Injection {
   public static func onDeallocation(
     of object: AnyObject, perform action: @escaping @Sendable () -> Void
   ) -> DeallocationObservation {
-    guard !(object is TypeOwner) else { return DeallocationObservation(observers: nil, id: 0) }
+    guard !(object is TypeOwner) else { return DeallocationObservation(observers: nil) }
     let observers = unsafeDowncast(
       OwnerTable.shared.storage(
         of: object, isTypeOwner: false, key: DeallocationObservers.key, make: { DeallocationObservers() }),
       to: DeallocationObservers.self)
-    let id = observers.add(action)
-    return DeallocationObservation(observers: observers, id: id)
+    let observation = DeallocationObservation(observers: observers)
+    observers.add(observation, action)
+    return observation
   }
 }
 
 /// An action waiting for an object's deallocation (see ``Injection/onDeallocation(of:perform:)``).
-public final class DeallocationObservation: @unchecked Sendable {  // `observers` is a weak reference, set once
+public final class DeallocationObservation: @unchecked Sendable {  // `observers` is set once; `state` is atomic
+  /// The object's actions, weakly: the object's record holds them, and only until it is deallocated.
   private weak var observers: DeallocationObservers?
-  private let id: Int
+  /// 0 waiting, 1 cancelled, 2 run (or running): the one transition out of 0 decides.
+  private let state = Atomic<Int>(0)
 
-  init(observers: DeallocationObservers?, id: Int) {
+  init(observers: DeallocationObservers?) {
     self.observers = observers
-    self.id = id
   }
 
-  /// Withdraws the action if it has not run yet; it then never runs. Idempotent.
-  public func cancel() { observers?.remove(id) }
+  /// Withdraws the action if it has not started yet; it then never runs. Idempotent. Called while the
+  /// object's other actions run (from one of them, or from another thread), it still withdraws this one
+  /// if it has not started.
+  public func cancel() {
+    guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
+    observers?.remove(self)  // frees the action (and what it captured) while the object lives on
+  }
+
+  /// Runs `action` unless the observation was cancelled first.
+  fileprivate func run(_ action: @Sendable () -> Void) {
+    guard state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged else { return }
+    action()
+  }
 }
 
 /// The deallocation actions of one object: an associated storage of the object (``OwnerTable``), so it
-/// is released once the object is deallocated — and its `deinit` runs the actions still registered.
+/// is released once the object is deallocated — and its `deinit` runs the actions not cancelled.
 ///
-/// Reclamation: the owner's record holds the only strong reference; observations hold it weakly, so
-/// `cancel()` after the release finds nothing (a weak load fails once deinit began).
+/// Reclamation: the owner's record holds the only strong reference; observations hold it weakly, so a
+/// `cancel()` after the release (or during it: a weak load fails once deinit began) finds nothing to
+/// remove, and the observation's own state keeps a cancelled action from running.
 final class DeallocationObservers: @unchecked Sendable {  // `actions` is guarded by its lock
   /// The key of this storage among the owner's associations: the address of this class's metadata, which
   /// no associated declaration's key (its declaration class's metadata address) can equal.
   static let key = UInt(bitPattern: unsafeBitCast(DeallocationObservers.self as AnyClass, to: UnsafeRawPointer.self))
 
-  private let actions = LockedState<(next: Int, waiting: [Int: @Sendable () -> Void])>((0, [:]))
+  private struct Waiting {
+    /// Its place in the order the actions were added.
+    let order: Int
+    let observation: DeallocationObservation
+    let action: @Sendable () -> Void
+  }
 
-  func add(_ action: @escaping @Sendable () -> Void) -> Int {
+  /// By observation identity (a cancel removes one at once, however many wait).
+  private let actions = LockedState<(added: Int, waiting: [ObjectIdentifier: Waiting])>((0, [:]))
+
+  func add(_ observation: DeallocationObservation, _ action: @escaping @Sendable () -> Void) {
     actions.withLock { state in
-      state.next += 1
-      state.waiting[state.next] = action
-      return state.next
+      state.added += 1
+      state.waiting[ObjectIdentifier(observation)] = Waiting(
+        order: state.added, observation: observation, action: action)
     }
   }
 
-  func remove(_ id: Int) { _ = actions.withLock { $0.waiting.removeValue(forKey: id) } }
+  func remove(_ observation: DeallocationObservation) {
+    let removed = actions.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(observation)) }
+    withExtendedLifetime(removed) {}  // what the action captured is released outside the lock
+  }
 
   deinit {
     let waiting = actions.withLock { state in
       defer { state.waiting = [:] }
-      return state.waiting.sorted { $0.key < $1.key }.map(\.value)
+      return state.waiting.values.sorted { $0.order < $1.order }
     }
-    for action in waiting { action() }  // outside the lock: an action may observe other objects
+    // Outside the lock: an action may observe other objects, or cancel another action of this object.
+    for entry in waiting { entry.observation.run(entry.action) }
   }
 }

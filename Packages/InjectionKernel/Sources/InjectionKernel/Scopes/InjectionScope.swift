@@ -1,3 +1,4 @@
+internal import InjectionOwnerLifetime
 internal import InjectionReadSections
 import Synchronization
 
@@ -162,7 +163,9 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       }
       return lock.withLock {
         // The owners this scope kept values for: fast reads may serve their process values again.
-        for entry in shared.values { (entry.owner as? any ScopeKeptValueOwner)?.scopeStoppedKeeping() }
+        // (Their strong references are released after the locks, with the rest: see the purge.)
+        let owners = shared.values.compactMap(\.owner)
+        for owner in owners { (owner as? any ScopeKeptValueOwner)?.scopeStoppedKeeping() }
         defer {
           filled = [:]
           shared = [:]
@@ -172,7 +175,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
           decisionsVersion += 1  // a decision being computed now is not cached
           overriddenSlots = []
         }
-        return [filled, shared, states, decisions, rules]
+        return [filled, shared, states, decisions, rules, owners]
       }
     }
     // The instances' deallocation actions are withdrawn: a long-lived instance keeps none of ended scopes.
@@ -572,7 +575,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     var scope: InjectionScope? = self
     while let candidate = scope {
       let kept = candidate.lock.withLock { () -> Any?? in
-        guard let entry = candidate.filled[id], entry.owner === object else { return nil }
+        guard let entry = candidate.filled[id], Self.isEntry(of: entry.owner, for: object) else { return nil }
         return entry.values[ObjectIdentifier(slot)]
       }
       if let kept { return kept }
@@ -591,7 +594,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     var scope: InjectionScope? = self
     while let candidate = scope {
       candidate.lock.withLock {
-        guard let entry = candidate.filled[id], entry.owner === object,
+        guard let entry = candidate.filled[id], Self.isEntry(of: entry.owner, for: object),
           let value = entry.values[ObjectIdentifier(slot)] ?? nil
         else { return }
         candidate.filled[id]?.values[ObjectIdentifier(slot)] = .some(nil)
@@ -613,22 +616,33 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     var earlier: InstanceFills?  // an earlier object's at the same address
     var isNewInstance = false
     let kept = lock.withLock { () -> Any in
-      if let entry = filled[id], entry.owner === object, let kept = entry.values[ObjectIdentifier(slot)] ?? nil {
+      if let entry = filled[id], Self.isEntry(of: entry.owner, for: object),
+        let kept = entry.values[ObjectIdentifier(slot)] ?? nil
+      {
         return kept
       }
       // An ended scope keeps nothing (`end()` cleared `filled` after marking it ended, under this lock).
       guard isLive.load(ordering: .acquiring) else { return value }
-      if filled[id]?.owner === object {
-        filled[id]?.values[ObjectIdentifier(slot)] = .some(value)  // after a write emptied it
+      if let entry = filled[id], Self.isEntry(of: entry.owner, for: object) {
+        filled[id]?.values[ObjectIdentifier(slot)] = .some(value)  // after a write emptied it, or another slot's
         return value
       }
       // An entry whose owner died belongs to an earlier object at the same address: replace it.
       earlier = filled.updateValue(InstanceFills(owner: object, values: [ObjectIdentifier(slot): value]), forKey: id)
       isNewInstance = true
       if filled.count >= purgeThreshold {
-        let dead = filled.filter { $0.value.owner == nil }
+        // Reading an owner makes a strong reference: one whose last other reference another thread drops
+        // meanwhile would die here, under this lock, and its deallocation takes the lock (review H76). So
+        // the live owners read are released after the lock.
+        var live: [AnyObject] = []
+        let dead = filled.filter { entry in
+          guard let owner = entry.value.owner else { return true }
+          live.append(owner)
+          return false
+        }
         for key in dead.keys { filled[key] = nil }
         released.append(dead)
+        released.append(live)
         purgeThreshold = max(64, filled.count * 2)
       }
       return value
@@ -646,7 +660,9 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   private func releaseFillsWhenDeallocated(_ object: AnyObject, id: ObjectIdentifier) {
     let observation = Injection.onDeallocation(of: object) { [weak self] in self?.instanceDied(id) }
     let stored = lock.withLock { () -> Bool in
-      guard filled[id]?.owner === object, filled[id]?.ownerDeath == nil else { return false }
+      guard let entry = filled[id], Self.isEntry(of: entry.owner, for: object), entry.ownerDeath == nil else {
+        return false
+      }
       filled[id]?.ownerDeath = observation
       return true
     }
@@ -656,11 +672,25 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// Releases what the scope kept for an instance that was deallocated (outside the lock: a value's
   /// deinit may read properties). A later object at the same address keeps its own entry.
   private func instanceDied(_ id: ObjectIdentifier) {
-    let released = lock.withLock { () -> InstanceFills? in
-      guard let entry = filled[id], entry.owner == nil else { return nil }
+    let released = lock.withLock { () -> Any? in
+      guard let entry = filled[id] else { return nil }
+      // A later object at the address keeps its entry; the strong reference read is released after the
+      // lock (that object may lose its last other reference meanwhile, see the purge).
+      if let owner = entry.owner { return owner }
       return filled.removeValue(forKey: id)
     }
-    _ = released
+    withExtendedLifetime(released) {}
+  }
+
+  /// Whether `owner`, an entry's weak owner, is `object` (which the caller holds, so no other object can be
+  /// at its address): the same object, or no object while `object`'s deinit runs — weak references to an
+  /// object read `nil` from the start of its deinit, which may read its properties (review H76). An entry
+  /// of a dead earlier object at the address is removed when that object's deallocation is observed;
+  /// until then (the moment between the memory's release and its observers' run) a new object's deinit
+  /// could take it for its own — that needs the new object to be made and destroyed within that moment.
+  private static func isEntry(of owner: AnyObject?, for object: AnyObject) -> Bool {
+    if let owner { return owner === object }
+    return ik_owner_is_deallocating(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())) != 0
   }
 }
 
