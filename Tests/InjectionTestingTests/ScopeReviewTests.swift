@@ -496,6 +496,91 @@ private final class DeinitReadHost: @unchecked Sendable {  // marked properties 
   }
 }
 
+/// Tags values by creation order. `LazyConstructible`, as every `@Lazy` fixture type here: a test of
+/// LazyPluginTests turns on every `@Lazy` property of the process and expects one refusal only.
+private final class TaggedValue: LazyConstructible, Sendable {
+  let tag: Int
+  let live: Counter
+  init(_ tag: Int, _ live: Counter) {
+    self.tag = tag
+    self.live = live
+    live.increment()
+  }
+  convenience init() { self.init(0, Counter()) }
+  deinit { live.decrement() }
+}
+
+private final class DeinitActionHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var value: TaggedValue
+  var deinitAction: ((DeinitActionHost) -> Void)?
+  deinit { deinitAction?(self) }
+}
+
+@Test func aDeinitThatFillsManyOtherInstancesStillReadsItsOwnKeptValue() throws {
+  // The scope's every-64 purge took an entry whose instance's deinit ran for a dead one's (its weak owner
+  // reads nil then) and released its value; a later read in that deinit built a second one (review H77).
+  let live = Counter()
+  let made = LockedState(0)
+  try Injection.withOverrides({ lets in
+    lets.lazy(TaggedValue.self).declared(in: DeinitActionHost.self).create { _ in
+      TaggedValue(
+        made.withLock {
+          $0 += 1; return $0
+        }, live)
+    }
+  }) {
+    var host: DeinitActionHost? = DeinitActionHost()
+    let before = host!.value.tag
+    let read = LockedState<Int?>(nil)
+    let others = LockedState<[DeinitActionHost]>([])
+    host!.deinitAction = { me in
+      for _ in 0..<70 {
+        let other = DeinitActionHost()
+        _ = other.value
+        others.withLock { $0.append(other) }
+      }
+      read.withLock { $0 = me.value.tag }
+    }
+    host = nil
+    #expect(read.withLock { $0 } == before)
+    others.withLock { $0 = [] }
+    #expect(live.count == 0)
+  }
+}
+
+@Test func aNewInstanceAtADeadInstancesAddressNeverReadsTheDeadOnesValue() throws {
+  // An action observing the dead instance runs before the scope releases its values, after its memory is
+  // free: an instance made there took the dead one's entry for its own in its deinit (review H77: 8 of 8).
+  let live = Counter()
+  let made = LockedState(0)
+  try Injection.withOverrides({ lets in
+    lets.lazy(TaggedValue.self).declared(in: DeinitActionHost.self).create { _ in
+      TaggedValue(
+        made.withLock {
+          $0 += 1; return $0
+        }, live)
+    }
+  }) {
+    var host: DeinitActionHost? = DeinitActionHost()
+    let read = LockedState<[Int]>([])
+    Injection.onDeallocation(of: host!) {  // observed before the scope keeps anything for it
+      for _ in 0..<8 {
+        let next = DeinitActionHost()
+        next.deinitAction = { me in
+          let tag = me.value.tag
+          read.withLock { $0.append(tag) }
+        }
+      }
+    }
+    let deadTag = host!.value.tag
+    host = nil
+    #expect(read.withLock { $0 }.count == 8)
+    #expect(!read.withLock { $0 }.contains(deadTag))
+    #expect(Set(read.withLock { $0 }).count == 8)  // each instance its own value
+  }
+  #expect(live.count == 0)
+}
+
 // MARK: Writes inside a scope
 
 private final class Parser: LazyConstructible, Sendable {}

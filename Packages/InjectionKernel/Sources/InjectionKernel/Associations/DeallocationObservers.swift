@@ -18,8 +18,8 @@ extension Injection {
   ///
   /// The action runs on the thread that released the object's last strong reference (or, when a
   /// `cancel()` of another observation of the object races with that release, on the cancelling thread,
-  /// once its call is done), outside every lock of the kernel, so it may touch marked and associated properties (of other objects: the
-  /// observed one is gone). Keep it short; it must not wait for the thread that releases the object.
+  /// once its call is done), outside every lock of the kernel, so it may touch marked and associated
+  /// properties (of other objects: the observed one is gone). Keep it short; it must not wait for the thread that releases the object.
   /// Observing a class object's ``TypeOwner`` (which never dies) records nothing; an observation added
   /// from the object's own `deinit` may run late or never. The observed object's class gets the kernel's
   /// deallocation hook, as a class with associated properties does (on Linux a class that is not a
@@ -62,6 +62,20 @@ public final class DeallocationObservation: @unchecked Sendable {  // `observers
   public func cancel() {
     guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
     observers?.remove(self)  // frees the action (and what it captured) while the object lives on
+  }
+
+  /// Whether the object's deallocation is still awaited: its action list exists (also while its deinit
+  /// runs) and has not begun running its actions.
+  var isAwaitingDeallocation: Bool { observers != nil }
+
+  /// Whether this observation is on `object`'s own action list (a later object at the same address has a
+  /// list of its own). For a deallocating object, whose weak references read `nil`.
+  func watches(_ object: AnyObject) -> Bool {
+    guard let mine = observers else { return false }
+    return mine
+      === OwnerTable.shared.storage(of: object, isTypeOwner: false, key: DeallocationObservers.key) {
+        DeallocationObservers()
+      }
   }
 
   /// Runs `action` unless the observation was cancelled first.

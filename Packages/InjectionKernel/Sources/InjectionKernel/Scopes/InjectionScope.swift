@@ -106,11 +106,6 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// overrides, by the identity of the object standing for the value; it is held weakly, so a value is
   /// never found for another object at the same address.
   private var shared: [ObjectIdentifier: KeptSharedValue] = [:]
-  /// The size of `filled` at which entries of deallocated instances that no deallocation observation
-  /// removed are dropped (a second line: an instance filled from its own `deinit` is observed late or
-  /// never); amortized, it doubles with the live entries.
-  private var purgeThreshold = 64
-
   /// A shared value the scope keeps, with the object standing for it.
   private struct KeptSharedValue {
     weak var owner: AnyObject?
@@ -124,8 +119,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     /// By slot identity; a `nil` value once a write inside the scope emptied the property since (a
     /// "once" fill does not run again).
     var values: [ObjectIdentifier: Any?]
-    /// Removes this entry once the instance is deallocated; withdrawn when the scope ends first.
-    var ownerDeath: DeallocationObservation?
+    /// Removes this entry once the instance is deallocated; withdrawn when the scope ends first. Made
+    /// before the entry, so that the entry is recognized as the instance's own from the start, also from
+    /// the instance's deinit (see ``isEntry(_:for:)``).
+    let ownerDeath: DeallocationObservation
   }
 
   private init(parent: InjectionScope?) {
@@ -180,7 +177,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     }
     // The instances' deallocation actions are withdrawn: a long-lived instance keeps none of ended scopes.
     if let fills = released[0] as? [ObjectIdentifier: InstanceFills] {
-      for entry in fills.values { entry.ownerDeath?.cancel() }
+      for entry in fills.values { entry.ownerDeath.cancel() }
     }
     // Outside every kernel lock: states that asked are told (a plugin may run user code), then the
     // scope's values are released (a value's deinit may read properties). Told inside the ended scope:
@@ -340,7 +337,10 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     if let cached { return cached }
     let decided = ruleDecision(for: slot.property)
     // A commit since `version` was read may have made `decided` stale: cache it only if none did.
-    lock.withLock { if decisionsVersion == version { decisions[id] = decided } }
+    let replaced = lock.withLock {  // released after the lock, as everything the scope replaces
+      decisionsVersion == version ? decisions.updateValue(decided, forKey: id) : nil
+    }
+    withExtendedLifetime(replaced) {}
     return decided
   }
 
@@ -575,7 +575,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     var scope: InjectionScope? = self
     while let candidate = scope {
       let kept = candidate.lock.withLock { () -> Any?? in
-        guard let entry = candidate.filled[id], Self.isEntry(of: entry.owner, for: object) else { return nil }
+        guard let entry = candidate.filled[id], Self.isEntry(entry, for: object) else { return nil }
         return entry.values[ObjectIdentifier(slot)]
       }
       if let kept { return kept }
@@ -594,7 +594,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     var scope: InjectionScope? = self
     while let candidate = scope {
       candidate.lock.withLock {
-        guard let entry = candidate.filled[id], Self.isEntry(of: entry.owner, for: object),
+        guard let entry = candidate.filled[id], Self.isEntry(entry, for: object),
           let value = entry.values[ObjectIdentifier(slot)] ?? nil
         else { return }
         candidate.filled[id]?.values[ObjectIdentifier(slot)] = .some(nil)
@@ -612,85 +612,69 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   @usableFromInline
   func keepFilledValue(_ value: Any, of object: AnyObject, slot: InjectionSlot) -> Any {
     let id = ObjectIdentifier(object)
-    var released: [Any] = []  // values of dead instances, released after the lock (a deinit may read)
-    var earlier: InstanceFills?  // an earlier object's at the same address
-    var isNewInstance = false
-    let kept = lock.withLock { () -> Any in
-      if let entry = filled[id], Self.isEntry(of: entry.owner, for: object),
-        let kept = entry.values[ObjectIdentifier(slot)] ?? nil
-      {
-        return kept
+    if let kept = keep(value, inEntryOf: object, slot: slot) { return kept }
+    // The instance's first value in this scope: its deallocation observation first, outside the lock (it
+    // may hook the class), then the entry — unless another thread made one meanwhile.
+    let observation = Injection.onDeallocation(of: object) { [weak self] in self?.instanceDied(id) }
+    var earlier: InstanceFills?  // an earlier object's at the same address, released after the lock
+    let (kept, isNew) = lock.withLock { () -> (Any, Bool) in
+      if let entry = filled[id], Self.isEntry(entry, for: object) {
+        guard let kept = entry.values[ObjectIdentifier(slot)] ?? nil else {
+          filled[id]?.values[ObjectIdentifier(slot)] = .some(value)
+          return (value, false)
+        }
+        return (kept, false)
       }
       // An ended scope keeps nothing (`end()` cleared `filled` after marking it ended, under this lock).
-      guard isLive.load(ordering: .acquiring) else { return value }
-      if let entry = filled[id], Self.isEntry(of: entry.owner, for: object) {
-        filled[id]?.values[ObjectIdentifier(slot)] = .some(value)  // after a write emptied it, or another slot's
-        return value
-      }
-      // An entry whose owner died belongs to an earlier object at the same address: replace it.
-      earlier = filled.updateValue(InstanceFills(owner: object, values: [ObjectIdentifier(slot): value]), forKey: id)
-      isNewInstance = true
-      if filled.count >= purgeThreshold {
-        // Reading an owner makes a strong reference: one whose last other reference another thread drops
-        // meanwhile would die here, under this lock, and its deallocation takes the lock (review H76). So
-        // the live owners read are released after the lock.
-        var live: [AnyObject] = []
-        let dead = filled.filter { entry in
-          guard let owner = entry.value.owner else { return true }
-          live.append(owner)
-          return false
-        }
-        for key in dead.keys { filled[key] = nil }
-        released.append(dead)
-        released.append(live)
-        purgeThreshold = max(64, filled.count * 2)
-      }
-      return value
+      guard isLive.load(ordering: .acquiring) else { return (value, false) }
+      let entry = InstanceFills(owner: object, values: [ObjectIdentifier(slot): value], ownerDeath: observation)
+      earlier = filled.updateValue(entry, forKey: id)
+      return (value, true)
     }
-    earlier?.ownerDeath?.cancel()
-    if isNewInstance { releaseFillsWhenDeallocated(object, id: id) }
-    for case let dead as [ObjectIdentifier: InstanceFills] in released {
-      for entry in dead.values { entry.ownerDeath?.cancel() }
-    }
+    if !isNew { observation.cancel() }
+    earlier?.ownerDeath.cancel()
     return kept
   }
 
-  /// Arranges for what the scope keeps for `object` (a new entry) to be released once it is deallocated.
-  /// The caller holds `object`, so it cannot die before the observation is in place.
-  private func releaseFillsWhenDeallocated(_ object: AnyObject, id: ObjectIdentifier) {
-    let observation = Injection.onDeallocation(of: object) { [weak self] in self?.instanceDied(id) }
-    let stored = lock.withLock { () -> Bool in
-      guard let entry = filled[id], Self.isEntry(of: entry.owner, for: object), entry.ownerDeath == nil else {
-        return false
-      }
-      filled[id]?.ownerDeath = observation
-      return true
+  /// ``keepFilledValue(_:of:slot:)`` when the scope has an entry for `object` (or has ended): the value
+  /// kept, `nil` when a new entry is needed.
+  private func keep(_ value: Any, inEntryOf object: AnyObject, slot: InjectionSlot) -> Any? {
+    lock.withLock { () -> Any? in
+      guard isLive.load(ordering: .acquiring) else { return value }
+      guard let entry = filled[ObjectIdentifier(object)], Self.isEntry(entry, for: object) else { return nil }
+      if let kept = entry.values[ObjectIdentifier(slot)] ?? nil { return kept }
+      filled[ObjectIdentifier(object)]?.values[ObjectIdentifier(slot)] = .some(value)  // after a write emptied it
+      return value
     }
-    if !stored { observation.cancel() }  // the scope ended meanwhile: nothing of it is kept
   }
 
   /// Releases what the scope kept for an instance that was deallocated (outside the lock: a value's
-  /// deinit may read properties). A later object at the same address keeps its own entry.
+  /// deinit may read properties).
   private func instanceDied(_ id: ObjectIdentifier) {
     let released = lock.withLock { () -> Any? in
       guard let entry = filled[id] else { return nil }
-      // A later object at the address keeps its entry; the strong reference read is released after the
-      // lock (that object may lose its last other reference meanwhile, see the purge).
+      // A later object at the address keeps its entry: a live one (its strong reference, read here, is
+      // released after the lock: that object may lose its last other reference meanwhile), or one whose
+      // deinit runs (its deallocation is still awaited).
       if let owner = entry.owner { return owner }
+      if entry.ownerDeath.isAwaitingDeallocation { return nil }
       return filled.removeValue(forKey: id)
     }
     withExtendedLifetime(released) {}
   }
 
-  /// Whether `owner`, an entry's weak owner, is `object` (which the caller holds, so no other object can be
-  /// at its address): the same object, or no object while `object`'s deinit runs — weak references to an
-  /// object read `nil` from the start of its deinit, which may read its properties (review H76). An entry
-  /// of a dead earlier object at the address is removed when that object's deallocation is observed;
-  /// until then (the moment between the memory's release and its observers' run) a new object's deinit
-  /// could take it for its own — that needs the new object to be made and destroyed within that moment.
-  private static func isEntry(of owner: AnyObject?, for object: AnyObject) -> Bool {
-    if let owner { return owner === object }
-    return ik_owner_is_deallocating(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())) != 0
+  /// Whether `entry` is `object`'s (which the caller holds, so no other live object is at its address):
+  /// its owner is `object` — or, while `object`'s deinit runs (weak references to an object read `nil`
+  /// from the start of its deinit, which may read its properties: review H76), its deallocation
+  /// observation is on `object`'s own action list. An entry of a dead earlier object at the address has
+  /// its observation on that object's list, which is gone or being released (review H77: a new object
+  /// made at that address before the old one's observers ran took the old values for its own).
+  private static func isEntry(_ entry: InstanceFills, for object: AnyObject) -> Bool {
+    if let owner = entry.owner { return owner === object }
+    guard ik_owner_is_deallocating(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())) != 0 else {
+      return false
+    }
+    return entry.ownerDeath.watches(object)
   }
 }
 
