@@ -516,19 +516,25 @@ private final class DeinitActionHost: @unchecked Sendable {  // marked propertie
   deinit { deinitAction?(self) }
 }
 
-@Test func aDeinitThatFillsManyOtherInstancesStillReadsItsOwnKeptValue() throws {
-  // The scope's every-64 purge took an entry whose instance's deinit ran for a dead one's (its weak owner
-  // reads nil then) and released its value; a later read in that deinit built a second one (review H77).
-  let live = Counter()
+/// Runs `body` in a scope whose `DeinitActionHost.value` factory tags each value it makes 1, 2, 3…
+private func withTaggedValues(counting live: Counter, _ body: () throws -> Void) throws {
   let made = LockedState(0)
   try Injection.withOverrides({ lets in
     lets.lazy(TaggedValue.self).declared(in: DeinitActionHost.self).create { _ in
       TaggedValue(
         made.withLock {
-          $0 += 1; return $0
+          $0 += 1
+          return $0
         }, live)
     }
-  }) {
+  }) { try body() }
+}
+
+@Test func aDeinitThatFillsManyOtherInstancesStillReadsItsOwnKeptValue() throws {
+  // The scope's every-64 purge took an entry whose instance's deinit ran for a dead one's (its weak owner
+  // reads nil then) and released its value; a later read in that deinit built a second one (review H77).
+  let live = Counter()
+  try withTaggedValues(counting: live) {
     var host: DeinitActionHost? = DeinitActionHost()
     let before = host!.value.tag
     let read = LockedState<Int?>(nil)
@@ -552,15 +558,7 @@ private final class DeinitActionHost: @unchecked Sendable {  // marked propertie
   // An action observing the dead instance runs before the scope releases its values, after its memory is
   // free: an instance made there took the dead one's entry for its own in its deinit (review H77: 8 of 8).
   let live = Counter()
-  let made = LockedState(0)
-  try Injection.withOverrides({ lets in
-    lets.lazy(TaggedValue.self).declared(in: DeinitActionHost.self).create { _ in
-      TaggedValue(
-        made.withLock {
-          $0 += 1; return $0
-        }, live)
-    }
-  }) {
+  try withTaggedValues(counting: live) {
     var host: DeinitActionHost? = DeinitActionHost()
     let read = LockedState<[Int]>([])
     Injection.onDeallocation(of: host!) {  // observed before the scope keeps anything for it

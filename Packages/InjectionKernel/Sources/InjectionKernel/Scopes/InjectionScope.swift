@@ -612,21 +612,13 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   @usableFromInline
   func keepFilledValue(_ value: Any, of object: AnyObject, slot: InjectionSlot) -> Any {
     let id = ObjectIdentifier(object)
-    if let kept = keep(value, inEntryOf: object, slot: slot) { return kept }
+    if let kept = lock.withLock({ keepHoldingLock(value, inEntryOf: object, slot: slot) }) { return kept }
     // The instance's first value in this scope: its deallocation observation first, outside the lock (it
     // may hook the class), then the entry — unless another thread made one meanwhile.
     let observation = Injection.onDeallocation(of: object) { [weak self] in self?.instanceDied(id) }
     var earlier: InstanceFills?  // an earlier object's at the same address, released after the lock
     let (kept, isNew) = lock.withLock { () -> (Any, Bool) in
-      if let entry = filled[id], Self.isEntry(entry, for: object) {
-        guard let kept = entry.values[ObjectIdentifier(slot)] ?? nil else {
-          filled[id]?.values[ObjectIdentifier(slot)] = .some(value)
-          return (value, false)
-        }
-        return (kept, false)
-      }
-      // An ended scope keeps nothing (`end()` cleared `filled` after marking it ended, under this lock).
-      guard isLive.load(ordering: .acquiring) else { return (value, false) }
+      if let kept = keepHoldingLock(value, inEntryOf: object, slot: slot) { return (kept, false) }
       let entry = InstanceFills(owner: object, values: [ObjectIdentifier(slot): value], ownerDeath: observation)
       earlier = filled.updateValue(entry, forKey: id)
       return (value, true)
@@ -636,16 +628,15 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     return kept
   }
 
-  /// ``keepFilledValue(_:of:slot:)`` when the scope has an entry for `object` (or has ended): the value
-  /// kept, `nil` when a new entry is needed.
-  private func keep(_ value: Any, inEntryOf object: AnyObject, slot: InjectionSlot) -> Any? {
-    lock.withLock { () -> Any? in
-      guard isLive.load(ordering: .acquiring) else { return value }
-      guard let entry = filled[ObjectIdentifier(object)], Self.isEntry(entry, for: object) else { return nil }
-      if let kept = entry.values[ObjectIdentifier(slot)] ?? nil { return kept }
-      filled[ObjectIdentifier(object)]?.values[ObjectIdentifier(slot)] = .some(value)  // after a write emptied it
-      return value
-    }
+  /// ``keepFilledValue(_:of:slot:)`` when the scope has an entry for `object` or has ended (lock held):
+  /// the value kept, `nil` when a new entry is needed.
+  private func keepHoldingLock(_ value: Any, inEntryOf object: AnyObject, slot: InjectionSlot) -> Any? {
+    // An ended scope keeps nothing (`end()` cleared `filled` after marking it ended, under this lock).
+    guard isLive.load(ordering: .acquiring) else { return value }
+    guard let entry = filled[ObjectIdentifier(object)], Self.isEntry(entry, for: object) else { return nil }
+    if let kept = entry.values[ObjectIdentifier(slot)] ?? nil { return kept }
+    filled[ObjectIdentifier(object)]?.values[ObjectIdentifier(slot)] = .some(value)  // after a write emptied it
+    return value
   }
 
   /// Releases what the scope kept for an instance that was deallocated (outside the lock: a value's
