@@ -423,6 +423,40 @@ private let heldHosts = ScopedState<[StateHeldHost]>([])
   }
 }
 
+private final class StaleCheckHost: @unchecked Sendable {  // marked properties are atomic
+  @Lazy var value: KeptValue
+}
+
+/// Holds the last reference to a host.
+private final class HostHolder {
+  var host: StaleCheckHost?
+}
+
+@Test func aStalenessCheckThatReleasesAnInstanceTheScopeKeepsValuesForDoesNotStop() throws {
+  // `keepInScope`'s `isStale` ran under the scope's lock: an instance whose last reference went there died
+  // under it, and releasing what the scope kept for that instance waited for the lock for ever.
+  let live = Counter()
+  let binding = HostHolder()  // the object standing for one shared value
+  try Injection.withOverrides({ lets in
+    lets.lazy(KeptValue.self).declared(in: StaleCheckHost.self).create { _ in KeptValue(live) }
+  }) {
+    let holder = HostHolder()
+    holder.host = StaleCheckHost()
+    _ = holder.host?.value
+    #expect(Injection.keepInScope(1, for: binding) as? Int == 1)
+    var judged: [Int] = []
+    let kept = Injection.keepInScope(2, for: binding) { old in
+      judged.append(old as? Int ?? -1)
+      holder.host = nil  // the host's last reference
+      return true
+    }
+    #expect(kept as? Int == 2)
+    #expect(judged == [1])
+    #expect(live.count == 0)  // the host's value went with it
+    #expect(Injection.keepInScope(3, for: binding) as? Int == 2)
+  }
+}
+
 private final class PurgedHost: @unchecked Sendable {  // marked properties are atomic
   @Lazy var value: KeptValue
 }

@@ -106,10 +106,15 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   /// overrides, by the identity of the object standing for the value; it is held weakly, so a value is
   /// never found for another object at the same address.
   private var shared: [ObjectIdentifier: KeptSharedValue] = [:]
+  /// Numbers the shared values kept, so that a value judged stale outside the lock is told from one kept
+  /// since (see ``keepSharedValue(_:for:replacing:)``).
+  private var sharedStamps: UInt64 = 0
   /// A shared value the scope keeps, with the object standing for it.
   private struct KeptSharedValue {
     weak var owner: AnyObject?
     let value: Any?
+    /// Its number among the values this scope kept.
+    let stamp: UInt64
   }
 
   /// What the scope keeps for one instance.
@@ -386,19 +391,33 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   /// Keeps `value` for `owner` in this scope, unless a value `isStale` accepts is kept already (then
   /// returns that one); an ended scope keeps nothing.
+  ///
+  /// `isStale` is plugin code: it runs outside the scope's lock, on a copy of the kept value, since what
+  /// it does may release an instance this scope keeps values for, and releasing those takes the lock. A
+  /// value it finds stale is replaced only if it is still the one kept (same stamp); if another task
+  /// kept a value meanwhile, that one is judged in turn.
   func keepSharedValue(_ value: Any, for owner: AnyObject, replacing isStale: (Any) -> Bool) -> Any {
     let id = ObjectIdentifier(owner)
-    var released: KeptSharedValue?  // an earlier object's or a stale value, released after the lock
-    let kept = lock.withLock { () -> Any in
-      if let entry = shared[id], entry.owner === owner, let kept = entry.value, !isStale(kept) { return kept }
-      guard isLive.load(ordering: .acquiring) else { return value }
-      released = shared.updateValue(KeptSharedValue(owner: owner, value: value), forKey: id)
-      // Counted under the lock (an atomic add, no other lock), as `end()` counts the stop under it.
-      if released?.owner !== owner { (owner as? any ScopeKeptValueOwner)?.scopeStartedKeeping() }
-      return value
+    var stale: UInt64?  // the stamp of the kept value `isStale` last refused
+    while true {
+      var released: KeptSharedValue?  // an earlier object's or a stale value, released after the lock
+      let step = lock.withLock { () -> (kept: Any, stamp: UInt64?) in
+        // `entry.owner` is `owner` (which the caller holds) or `nil`: loading it releases nothing here.
+        if let entry = shared[id], entry.owner === owner, let kept = entry.value, entry.stamp != stale {
+          return (kept, entry.stamp)
+        }
+        guard isLive.load(ordering: .acquiring) else { return (value, nil) }
+        sharedStamps += 1
+        released = shared.updateValue(KeptSharedValue(owner: owner, value: value, stamp: sharedStamps), forKey: id)
+        // Counted under the lock (an atomic add, no other lock), as `end()` counts the stop under it.
+        if released?.owner !== owner { (owner as? any ScopeKeptValueOwner)?.scopeStartedKeeping() }
+        return (value, nil)
+      }
+      _ = released
+      guard let judged = step.stamp else { return step.kept }
+      if !isStale(step.kept) { return step.kept }
+      stale = judged
     }
-    _ = released
-    return kept
   }
 
   /// The first non-nil answer of `decide` over the rules of this scope and its enclosing ones, newest

@@ -26,12 +26,10 @@ extension Injection {
   /// Keeps `value` for `owner` in the calling task's innermost override scope, until the scope ends,
   /// and returns the value kept: `value`, or one another task of the scope kept first unless `isStale`
   /// says that one is no longer good (a weak reference whose object is gone). Outside scopes (or in an
-  /// ended one) nothing is kept and `value` is returned. `isStale` runs under the scope's lock, so it must
-  /// not be where an object's last reference goes: loading a weak reference makes a strong one for the
-  /// load's length, and an object that another thread let go of meanwhile then dies under the lock, which
-  /// its deallocation may need (the scope releases what it keeps for instances that die). Decide from
-  /// state that only changes under a lock of yours, as InjectPlugin's weakly shared values do: their
-  /// builds hold the value's build lock, so a stale reference is one whose object is already gone.
+  /// ended one) nothing is kept and `value` is returned. `isStale` runs outside the scope's locks, on the
+  /// kept value, and may be called more than once when tasks of the scope keep values at the same moment;
+  /// a value it finds stale is replaced only if no other task replaced it meanwhile (then the newer one is
+  /// judged). What it releases may be anything, an instance the scope keeps values for included.
   public static func keepInScope(_ value: Any, for owner: AnyObject, replacing isStale: (Any) -> Bool = { _ in false })
     -> Any
   {
