@@ -94,6 +94,10 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   /// The default property names (from their class names) of associated declarations nested in generic
   /// types, cataloged per specialization when used: a selection naming one is not a typo before that.
   @exclusivity(unchecked) private var genericDeclarationNames: Set<String> = []
+  /// Those declarations' classes (the generic bases among them left out).
+  @exclusivity(unchecked) private var genericDeclarationClasses: [ClassDescriptor] = []
+  /// The plugins of the markers of the associated declarations resolved so far, by marker type descriptor.
+  @exclusivity(unchecked) private var associatedMarkerPlugins: [UnsafeRawPointer: PluginID] = [:]
   /// The associated properties resolved so far, by declaration class, by owner, and in order.
   @exclusivity(unchecked) private var associatedByDeclaration: [UnsafeRawPointer: PropertyDescriptor] = [:]
   @exclusivity(unchecked) private var associatedByOwner: [ObjectIdentifier: [PropertyDescriptor]] = [:]
@@ -204,6 +208,7 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       declaringClass: owner, className: Injection.typeName(owner), name: facts.name, valueType: facts.valueType,
       plugin: facts.plugin, fieldType: facts.marker, offset: -Int(bitPattern: id), isMutable: true)
     associatedByDeclaration[id] = property
+    if let marker = ContextDescriptor(of: facts.marker) { associatedMarkerPlugins[marker.pointer] = facts.plugin }
     associatedByOwner[ObjectIdentifier(owner), default: []].append(property)
     associatedOrder.append(property)
     resolvedCount += 1
@@ -330,8 +335,43 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
   @inline(never)
   private func noteGenericDeclarationName(of descriptor: ClassDescriptor) {
     // A declaration overriding `propertyName` has another name, known once a specialization is used.
+    // Nested in a generic type (or an extension of one): a generic base of declarations (`Associated<Owner,
+    // Value>`) is declared at its module's level, and is no declaration of its own.
+    if descriptor.context.parent?.isGeneric == true { genericDeclarationClasses.append(descriptor) }
     guard let name = descriptor.name else { return }
     genericDeclarationNames.insert(AssociatedNaming.propertyName(forDeclaration: String(cString: name)))
+  }
+
+  /// Whether a property that a generic type's specialization brings when used — a marked field of a
+  /// generic class, an associated declaration nested in a generic type — may belong to `plugin` with a
+  /// value type `accepts` takes. One whose plugin or value type cannot be known before a specialization
+  /// counts, so `false` means no specialization can bring such a property.
+  func specializationsMayBring(plugin: PluginID, valueType accepts: (Any.Type) -> Bool) -> Bool {
+    let field = genericDeclarations().contains { declaration in
+      (declaration.plugin ?? plugin) == plugin && (declaration.valueType.map(accepts) ?? true)
+    }
+    return field
+      || lock.withLock { genericDeclarationClasses.contains { (associatedPlugin(of: $0) ?? plugin) == plugin } }
+  }
+
+  /// The plugin of an associated declaration nested in a generic type, when known without a
+  /// specialization: that of the first marker (a marker type whose plugin a marked field or an associated
+  /// declaration taught the catalog) that its superclass's name mentions — `AssociatedProperty<Box<T>, Associate<String>>` — or
+  /// its superclass's superclass's, and so on (`Associated<Box<T>, String>`). Lock held.
+  private func associatedPlugin(of declaration: ClassDescriptor) -> PluginID? {
+    var current: ClassDescriptor? = declaration
+    for _ in 0..<16 {  // a declaration's lineage up to `AnyAssociatedProperty` is a few classes deep
+      guard let cls = current, let superName = cls.superclassName else { return nil }
+      for descriptor in superName.symbolicDescriptors {
+        if let plugin = markerFactsByDescriptor[descriptor.pointer]?.plugin
+          ?? associatedMarkerPlugins[descriptor.pointer]
+        {
+          return plugin
+        }
+      }
+      current = superName.leadingSymbolicDescriptor.flatMap(ClassDescriptor.init)
+    }
+    return nil
   }
 
   /// The marked properties of generic classes as declared, without specializing them: value types that

@@ -12,7 +12,10 @@ enum NearMisses {
   ) -> [String] {
     let classes = selection.namedClasses
     let names = selection.namedProperties
-    guard !classes.isEmpty || !names.isEmpty else { return [] }  // by type alone: every other type is "near"
+    // By type alone, every other type is "near"; by a type and a filter, the type's properties the filter
+    // refuses are (with no type, every property would be).
+    let filteredType = selection.isNarrowedByPredicatesAlone && selection.selectedValueType != nil
+    guard !classes.isEmpty || !names.isEmpty || filteredType else { return [] }
     var found: [(distance: Int, text: String)] = []
     for property in pool(for: selection, in: index)
     where property.plugin == selection.plugin && !matched.contains(property) {

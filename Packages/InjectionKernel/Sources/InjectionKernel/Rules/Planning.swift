@@ -46,7 +46,8 @@ extension Injection {
         InjectionPlan.UnmatchedSelection(
           selection: selection.description + (nameMissingFromClasses(of: selection, in: index) ?? ""),
           nearMisses: NearMisses.find(for: selection, in: index) + fitting,
-          isMistake: (selection.mustMatch && !namesAGenericClassField(selection, in: index)) || !fitting.isEmpty))
+          isMistake: (selection.mustMatch && !namesAGenericClassField(selection, in: index)) || !fitting.isEmpty
+            || predicatesAloneMeantNothing(selection)))
     }
 
     /// The injection committed before this batch: the slot's, or the rules' for a slot not made yet (a
@@ -392,6 +393,17 @@ extension Injection {
       declarationNames.contains(name)
         && !isKnown(
           name, in: selection.namedClasses, of: selection.plugin, in: index, countingGenericDeclarations: false)
+    }
+  }
+
+  /// Whether `selection`, narrowed by predicates alone, matches nothing for good: no specialization of a
+  /// generic class used later can bring a property of its plugin and type (a typo in a `filter`, or a
+  /// filter over properties that do not exist).
+  private static func predicatesAloneMeantNothing(_ selection: PropertySelection) -> Bool {
+    guard selection.isNarrowedByPredicatesAlone else { return false }
+    let selected = selection.selectedValueType
+    return !PropertyCatalog.shared.specializationsMayBring(plugin: selection.plugin) { type in
+      selected.map { selection.isSelectedType(type, $0) } ?? true
     }
   }
 

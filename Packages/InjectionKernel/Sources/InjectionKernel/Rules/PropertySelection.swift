@@ -192,10 +192,14 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   var isFiltered: Bool { !predicates.isEmpty }
 
   /// Whether matching nothing is a mistake: the selection names classes or property names and was not
-  /// told it ``mayMatchLater()``. (Not for a predicate alone: whether a generic class's property, which a
-  /// specialization used later brings, would pass it cannot be known without calling it with a
-  /// descriptor that no property has.)
+  /// told it ``mayMatchLater()``. (For a predicate alone, see ``isNarrowedByPredicatesAlone``.)
   var mustMatch: Bool { !mayMatchNothing && (!classes.isEmpty || !names.isEmpty) }
+
+  /// Whether the selection narrows by predicates and by no class or name, and was not told it
+  /// ``mayMatchLater()``: matching nothing is a mistake unless a generic class's property, which a
+  /// specialization used later brings, may be what it means (whether it passes the predicates cannot be
+  /// known before: they take a descriptor, which no property has until then).
+  var isNarrowedByPredicatesAlone: Bool { !mayMatchNothing && !predicates.isEmpty && classes.isEmpty && names.isEmpty }
 
   /// Whether `property` passes the selection's predicates.
   func passesPredicates(_ property: PropertyDescriptor) -> Bool { predicates.allSatisfy { $0(property) } }

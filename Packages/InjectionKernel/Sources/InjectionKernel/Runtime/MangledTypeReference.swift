@@ -88,6 +88,21 @@ struct MangledName: Hashable, @unchecked Sendable {  // immutable image data
     }
   }
 
+  /// The context descriptors of every direct (0x01) and indirect (0x02) symbolic reference in the name,
+  /// in order (textual parts are ASCII, so a byte in 0x01...0x1F always starts a reference).
+  var symbolicDescriptors: [ContextDescriptor] {
+    var found: [ContextDescriptor] = []
+    var i = 0
+    while true {
+      let c = start[i]
+      if c == 0 { return found }
+      let raw = UnsafeRawPointer(start + i + 1)
+      if c == 0x01, let target = RelativePointer.direct(at: raw) { found.append(ContextDescriptor(target)) }
+      if c == 0x02, let target = RelativePointer.indirect(at: raw) { found.append(ContextDescriptor(target)) }
+      i += 1 + MangledName.payloadSize(c)
+    }
+  }
+
   /// Whether the leading symbolic reference is the outermost type: the name
   /// ends after it, or continues with one bound generic argument list `y…G`
   /// that closes the whole name (so `Inject<Foo>?`, `[Inject<Foo>]` are not).
