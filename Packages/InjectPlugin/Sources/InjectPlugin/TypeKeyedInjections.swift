@@ -21,7 +21,9 @@ final class TypeKeyedInjections: Sendable {
 
   /// The entries, layered: a scope's copy keeps its own settings apart and applies them again on a newer
   /// value beneath it, so the process's later injections for other types show through in a scope (a
-  /// child injector) that set one of its own.
+  /// child injector) that set one of its own. A copy holds the entries it inherits weakly: a value the
+  /// process replaces while another task's scope is open is released then, not when that scope next
+  /// reads an entry.
   private let entries = ScopedState(
     Entries(),
     layering: ScopeLayering(begin: { $0.beginningScopeCopy() }, rebase: { copy, beneath in beneath.replaying(copy) }))
@@ -47,8 +49,8 @@ final class TypeKeyedInjections: Sendable {
   /// The entry for `type`; for `T?` with none of its own, the entry for `T`.
   private func entry(for type: Any.Type) -> Entry? {
     let entries = entries.value.byType
-    return entries[ObjectIdentifier(type)]
-      ?? Injection.wrappedType(ofOptional: type).flatMap { entries[ObjectIdentifier($0)] }
+    return entries[ObjectIdentifier(type)]?.entry
+      ?? Injection.wrappedType(ofOptional: type).flatMap { entries[ObjectIdentifier($0)]?.entry }
   }
 
   /// Sets or (with `nil`) removes the injection for the type `id` identifies. The replaced entry is
@@ -72,25 +74,34 @@ final class TypeKeyedInjections: Sendable {
 
   /// The entries by type, and in a scope's copy the scope's own changes.
   private struct Entries: Sendable {
-    private(set) var byType: [ObjectIdentifier: Entry] = [:]
+    private(set) var byType: [ObjectIdentifier: HeldEntry] = [:]
     /// A scope's own settings (`nil`: removed) since its first change, and whether it removed everything
-    /// beneath first; `nil` in the process's value.
-    private var own: (entries: [ObjectIdentifier: Entry?], clearedBeneath: Bool)?
+    /// beneath first; `nil` in the process's value. Each setting keeps its entry's holder, so that a copy
+    /// rebuilt on a newer value beneath holds the same entries, which the copies of enclosed scopes hold
+    /// weakly.
+    private var own: (entries: [ObjectIdentifier: HeldEntry?], clearedBeneath: Bool)?
 
-    mutating func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) -> Entry? {
-      own?.entries[id] = .some(entry)
-      defer { byType[id] = entry }
+    mutating func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) -> HeldEntry? {
+      set(entry.map(HeldEntry.init), forTypeWithID: id)
+    }
+
+    private mutating func set(_ held: HeldEntry?, forTypeWithID id: ObjectIdentifier) -> HeldEntry? {
+      own?.entries[id] = .some(held)
+      defer { byType[id] = held }
       return byType[id]
     }
 
-    mutating func removeAll() -> [ObjectIdentifier: Entry] {
+    mutating func removeAll() -> [ObjectIdentifier: HeldEntry] {
       if own != nil { own = ([:], true) }
       defer { byType = [:] }
       return byType
     }
 
+    /// A scope's first copy of this value: the entries held weakly (the value beneath keeps them), the
+    /// scope's own changes recorded from now on.
     func beginningScopeCopy() -> Entries {
       var copy = self
+      copy.byType = byType.mapValues { $0.heldWeakly() }
       copy.own = ([:], false)
       return copy
     }
@@ -100,8 +111,35 @@ final class TypeKeyedInjections: Sendable {
       var rebuilt = beginningScopeCopy()
       guard let own = copy.own else { return rebuilt }
       if own.clearedBeneath { _ = rebuilt.removeAll() }
-      for (id, entry) in own.entries { _ = rebuilt.set(entry, forTypeWithID: id) }
+      for (id, held) in own.entries { _ = rebuilt.set(held, forTypeWithID: id) }
       return rebuilt
     }
+  }
+
+  /// An entry as a value holds it: strongly where it was set, weakly in an override scope's copy that
+  /// inherited it. A weakly held entry that the value beneath let go of reads as none; the scope's copy is
+  /// rebuilt on the newer value beneath before its next read.
+  struct HeldEntry: Sendable {
+    private var held: EntryBox?
+    private weak var inherited: EntryBox?
+
+    init(_ entry: Entry) { held = EntryBox(entry) }
+
+    /// The entry, if whoever holds it strongly still does.
+    var entry: Entry? { (held ?? inherited)?.entry }
+
+    /// The same entry, held weakly.
+    func heldWeakly() -> HeldEntry {
+      var copy = self
+      copy.inherited = held ?? inherited
+      copy.held = nil
+      return copy
+    }
+  }
+
+  /// One entry, shared by the values that hold it.
+  private final class EntryBox: Sendable {
+    let entry: Entry
+    init(_ entry: Entry) { self.entry = entry }
   }
 }

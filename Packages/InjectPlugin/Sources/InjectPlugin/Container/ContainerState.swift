@@ -7,8 +7,24 @@ import InjectionKernel
 struct ContainerState: Sendable {
   /// When a scope ends (a test's, a child injector's), the modules it added are unloaded: their rules
   /// ended with it.
-  static let shared = ScopedState(ContainerState()) { state, scope in
+  ///
+  /// A scope's copy holds the rules it inherits weakly (``holdingInheritedRulesWeakly()``): a rule the
+  /// process replaces while another task's scope is open is released when the process lets go of it.
+  static let shared = ScopedState(ContainerState(), scopeCopy: { $0.holdingInheritedRulesWeakly() }) {
+    state, scope in
     for (module, addedIn) in state.modules where addedIn == scope { module.unload() }
+  }
+
+  /// This state as an override scope's copy starts: every rule it holds is held weakly, so that what a
+  /// rule captured (a value, a shared value's holder, a factory) lives as long as the state that recorded
+  /// the rule keeps it, not as long as the scope. A rule dropped beneath the scope since reads as gone in
+  /// the copy: it is neither recorded again nor taken back there (what the process holds now shows
+  /// through in the scope instead).
+  func holdingInheritedRulesWeakly() -> ContainerState {
+    var copy = self
+    copy.rules = rules.mapValues { $0.map { $0.heldWeakly() } }
+    copy.unkeyed = unkeyed.map { $0.heldWeakly() }
+    return copy
   }
 
   /// Whether ``InjectionRules/constructUnboundTypes()`` is on.
@@ -43,7 +59,9 @@ struct ContainerState: Sendable {
     // A name whose binding was rejected gets the type's binding again: its rejection is not recorded anew.
     return rules.filter { key, stack in
       key.valueType == id && key.isNamedBinding && stack.last?.binding != nil && stack.last?.rejects == false
-    }.compactMap { key, stack in stack.last.map { (key.names[0], key, $0.owner, $0.replay) } }
+    }.compactMap { key, stack in
+      stack.last.flatMap { entry in entry.replay.map { (key.names[0], key, entry.owner, $0) } }
+    }
   }
 
   /// The modules that hold a rule for `key`.
@@ -102,12 +120,12 @@ struct ContainerState: Sendable {
     for (key, stack) in rules where stack.contains(where: { $0.owner == module }) {
       let remaining = stack.filter { $0.owner != module }
       rules[key] = remaining.isEmpty ? nil : remaining
-      retractions += stack.filter { $0.owner == module }.map(\.undo)
+      retractions += stack.filter { $0.owner == module }.compactMap(\.undo)
       guard let removedTop = stack.last, removedTop.owner == module else { continue }
       // Structs and statics read the type-keyed injection of the newest remaining rule for the type alone,
       // whichever of its two keys (with optionals or not) holds it: a getter is recorded without optionals,
       // a value with them (before, removing a module's getter left them with nothing, found by review H65).
-      if removedTop.typeKeyedReplay != nil, let type = key.valueType {
+      if removedTop.isByTypeAlone, let type = key.valueType {
         typeKeyed.append(
           newestTypeKeyedReplay(forTypeWithID: type, without: module)
             ?? TypeKeyedInjections.setting(nil, forTypeWithID: type))
@@ -123,12 +141,13 @@ struct ContainerState: Sendable {
     // it is recorded again as the newest, unless a newer rule that names a class or a property could
     // select the name's properties (it must keep deciding).
     for key in removedNames {
-      guard let top = rules[key]?.last, !top.rejects, !isShadowedByANarrowerRule(than: top, name: key.names[0], of: key)
+      guard let top = rules[key]?.last, !top.rejects, let replay = top.replay,
+        !isShadowedByANarrowerRule(than: top, name: key.names[0], of: key)
       else { continue }
-      namedReplays.append(top.replay)
+      namedReplays.append(replay)
       touch(key, owner: top.owner)
     }
-    retractions += unkeyed.filter { $0.owner == module }.map(\.undo)
+    retractions += unkeyed.filter { $0.owner == module }.compactMap(\.undo)
     unkeyed.removeAll { $0.owner == module }
     modules.removeAll { ObjectIdentifier($0.module) == module }
     return retractions + typeKeyed + namedReplays
@@ -140,7 +159,7 @@ struct ContainerState: Sendable {
     -> (@Sendable (InjectionRules) -> Void)?
   {
     rules.filter { $0.key.valueType == type }.values.joined()
-      .filter { $0.owner != module && $0.typeKeyedReplay != nil }
+      .filter { $0.owner != module && $0.isByTypeAlone }
       .max { $0.sequence < $1.sequence }?.typeKeyedReplay
   }
 
@@ -244,20 +263,64 @@ struct BindingKey: Hashable, Sendable {
 struct RuleEntry: Sendable {
   /// The module that made it; `nil` for the app.
   let owner: ObjectIdentifier?
-  /// Records the rule into a batch again.
-  let replay: @Sendable (InjectionRules) -> Void
-  /// Records its retraction into a batch: what it shadowed shows again.
-  let undo: @Sendable (InjectionRules) -> Void
-  /// For a rule by type alone, records what it did to the type-keyed injection of structs and statics
-  /// (set its own, or remove it) into a batch again.
-  let typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?
   /// Whether the rule is a rejection.
   let rejects: Bool
   /// The binding it makes, for a selection by type (and name) alone.
   let binding: BindingKey?
+  /// Whether the rule is by type alone (it sets the type-keyed injection of structs and statics).
+  let isByTypeAlone: Bool
   /// Its place in the commit order of the kernel's log, set by ``ContainerState`` when it records or
   /// touches the entry.
   var sequence = 0
+  /// The rule's actions, which capture what it injects: held by the state that recorded the rule…
+  private var actions: RuleActions?
+  /// …and weakly by an override scope's copy of that state (see ``heldWeakly()``).
+  private weak var inheritedActions: RuleActions?
+
+  init(
+    owner: ObjectIdentifier?, replay: @escaping @Sendable (InjectionRules) -> Void,
+    undo: @escaping @Sendable (InjectionRules) -> Void, typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?,
+    rejects: Bool, binding: BindingKey?
+  ) {
+    self.owner = owner
+    self.rejects = rejects
+    self.binding = binding
+    isByTypeAlone = typeKeyedReplay != nil
+    actions = RuleActions(replay: replay, undo: undo, typeKeyedReplay: typeKeyedReplay)
+  }
+
+  /// Records the rule into a batch again; `nil` once the state that recorded it let it go (in a scope's
+  /// copy).
+  var replay: (@Sendable (InjectionRules) -> Void)? { (actions ?? inheritedActions)?.replay }
+  /// Records its retraction into a batch: what it shadowed shows again (`nil` as for ``replay``).
+  var undo: (@Sendable (InjectionRules) -> Void)? { (actions ?? inheritedActions)?.undo }
+  /// For a rule by type alone, records what it did to the type-keyed injection of structs and statics
+  /// (set its own, or remove it) into a batch again (`nil` as for ``replay``, and for other rules).
+  var typeKeyedReplay: (@Sendable (InjectionRules) -> Void)? { (actions ?? inheritedActions)?.typeKeyedReplay }
+
+  /// The same entry holding its actions weakly, for an override scope's copy of the state.
+  func heldWeakly() -> RuleEntry {
+    var copy = self
+    copy.inheritedActions = actions ?? inheritedActions
+    copy.actions = nil
+    return copy
+  }
+}
+
+/// How to record a rule again and take it back: the closures capture the rule's injection.
+private final class RuleActions: Sendable {
+  let replay: @Sendable (InjectionRules) -> Void
+  let undo: @Sendable (InjectionRules) -> Void
+  let typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?
+
+  init(
+    replay: @escaping @Sendable (InjectionRules) -> Void, undo: @escaping @Sendable (InjectionRules) -> Void,
+    typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?
+  ) {
+    self.replay = replay
+    self.undo = undo
+    self.typeKeyedReplay = typeKeyedReplay
+  }
 }
 
 /// The named bindings recorded into one batch so far, per value type and name (the newest), so that a

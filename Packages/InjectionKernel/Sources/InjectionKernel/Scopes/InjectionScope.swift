@@ -286,7 +286,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     }
     guard let layering = state.layering else {
       return try updateLock.withLock {
-        var copy = lock.withLock { states[id].flatMap { $0 as? Value } } ?? seen()
+        var copy = lock.withLock { states[id].flatMap { $0 as? Value } } ?? state.scopeCopy.map { $0(seen()) } ?? seen()
         let result = try body(&copy)
         let replaced = lock.withLock { states.updateValue(copy, forKey: id) }  // released after the lock
         withExtendedLifetime(replaced) {}

@@ -10,11 +10,16 @@
 /// handlers.update { $0.add(Handler(name: "audit")) }
 /// ```
 public struct LayeredList<Element: Sendable>: Sendable {
-  /// The elements, oldest first.
-  public private(set) var elements: [Element] = []
+  /// The elements, oldest first: held strongly where they were added, and weakly in a scope's copy that
+  /// inherited them from beneath — so that an element the process (or an enclosing scope) replaces or
+  /// removes while the scope is open is released then, and what it captured with it. A scope's copy is
+  /// rebuilt on the newer value beneath before its next read.
+  private var held: [HeldElement] = []
   /// A scope's own additions since its first change (without those that later ones replaced), and
-  /// whether it emptied the list beneath first; `nil` in the process's value.
-  private var own: (added: [Element], clearedBeneath: Bool)?
+  /// whether it emptied the list beneath first; `nil` in the process's value. Each keeps its holder, so
+  /// that a copy rebuilt on a newer list beneath holds the same elements, which the copies of enclosed
+  /// scopes hold weakly.
+  private var own: (added: [HeldElement], clearedBeneath: Bool)?
   private let isReplaced: @Sendable (_ older: Element, _ newer: Element) -> Bool
 
   /// An empty list whose new elements replace the older ones `isReplaced(older, newer)` selects.
@@ -22,15 +27,24 @@ public struct LayeredList<Element: Sendable>: Sendable {
     self.isReplaced = isReplaced
   }
 
+  /// The elements, oldest first.
+  public var elements: [Element] { held.compactMap(\.element) }
+
   /// Adds `element` as the newest, removing the elements it replaces; returns those (release them after
   /// the commit: see ``Injection/releaseAfterTheCommit(_:)``).
   @discardableResult
   public mutating func add(_ element: Element) -> [Element] {
-    let replaced = elements.filter { isReplaced($0, element) }
-    if !replaced.isEmpty { elements.removeAll { isReplaced($0, element) } }
-    elements.append(element)
-    own?.added.removeAll { isReplaced($0, element) }
-    own?.added.append(element)
+    var replaced: [Element] = []
+    held.removeAll { entry in
+      guard let older = entry.element else { return true }  // let go of beneath
+      guard isReplaced(older, element) else { return false }
+      replaced.append(older)
+      return true
+    }
+    let added = HeldElement(element)
+    held.append(added)
+    own?.added.removeAll { $0.element.map { isReplaced($0, element) } ?? true }
+    own?.added.append(added)
     return replaced
   }
 
@@ -38,7 +52,7 @@ public struct LayeredList<Element: Sendable>: Sendable {
   @discardableResult
   public mutating func removeAll() -> [Element] {
     if own != nil { own = ([], true) }
-    defer { elements = [] }
+    defer { held = [] }
     return elements
   }
 
@@ -47,21 +61,52 @@ public struct LayeredList<Element: Sendable>: Sendable {
     ScopeLayering(
       begin: { list in
         var copy = list
+        copy.held = list.held.map { $0.heldWeakly() }
         copy.own = ([], false)
         return copy
       },
       rebase: { copy, beneath in
         var rebuilt = beneath
         rebuilt.own = copy.own.map { ($0.added, $0.clearedBeneath) } ?? ([], false)
-        guard let own = copy.own else { return rebuilt }
         // As if each own element were added again in turn, in one pass: no own element replaces an
         // earlier one (`add` dropped those), so the elements beneath that none replaces come first, then
         // the scope's own.
+        let own = copy.own ?? ([], false)
         let kept =
           own.clearedBeneath
-          ? [] : beneath.elements.filter { older in !own.added.contains { copy.isReplaced(older, $0) } }
-        rebuilt.elements = kept + own.added
+          ? []
+          : beneath.held.filter { entry in
+            entry.element.map { older in
+              !own.added.contains { $0.element.map { copy.isReplaced(older, $0) } ?? false }
+            } ?? false
+          }
+        rebuilt.held = kept.map { $0.heldWeakly() } + own.added
         return rebuilt
       })
+  }
+
+  /// An element as a list holds it (see ``held``).
+  private struct HeldElement: Sendable {
+    private var strong: ElementBox?
+    private weak var inherited: ElementBox?
+
+    init(_ element: Element) { strong = ElementBox(element) }
+
+    /// The element, if the list that added it still holds it.
+    var element: Element? { (strong ?? inherited)?.element }
+
+    /// The same element, held weakly.
+    func heldWeakly() -> HeldElement {
+      var copy = self
+      copy.inherited = strong ?? inherited
+      copy.strong = nil
+      return copy
+    }
+  }
+
+  /// One element, shared by the lists that hold it.
+  private final class ElementBox: Sendable {
+    let element: Element
+    init(_ element: Element) { self.element = element }
   }
 }

@@ -25,12 +25,20 @@ import Synchronization
 /// (``init(_:layering:whenAScopeEnds:)``) keeps a scope's own changes apart instead and applies them again
 /// on what lies beneath whenever that changes — for registries that scopes add to, such as a container's
 /// bindings, where a binding the process makes later must show through in a child injector.
+///
+/// A scope's copy must not keep alive what lies beneath it once that lets go (a value the process
+/// replaces while another task's scope is open is released then): ``LayeredList`` copies hold what they
+/// inherit weakly, and a snapshot whose values hold rules or values is made by a `scopeCopy` function that
+/// does the same (``init(_:scopeCopy:whenAScopeEnds:)``).
 public final class ScopedState<Value: Sendable>: Sendable {
   @usableFromInline let process: LockedState<Value>
   @usableFromInline let changes = Atomic<Int>(0)
   /// How a scope's copy follows what lies beneath it, for a layered state; `nil`: a scope's copy is a
   /// snapshot.
   let layering: ScopeLayering<Value>?
+  /// Makes a scope's copy of a plain state from the value its task saw (see
+  /// ``init(_:scopeCopy:whenAScopeEnds:)``); `nil`: that value itself.
+  let scopeCopy: (@Sendable (Value) -> Value)?
   /// For a layered state, counts changes of the value anywhere — the process's and every scope's: a
   /// scope copy built at the current count is up to date.
   let revisions = Atomic<Int>(0)
@@ -39,6 +47,7 @@ public final class ScopedState<Value: Sendable>: Sendable {
   public init(_ initial: Value) {
     process = LockedState(initial)
     layering = nil
+    scopeCopy = nil
     ScopedStateRegistry.register(self, whenAScopeEnds: nil)
   }
 
@@ -50,6 +59,28 @@ public final class ScopedState<Value: Sendable>: Sendable {
   public init(_ initial: Value, whenAScopeEnds scopeEnded: @escaping @Sendable (Value, ObjectIdentifier) -> Void) {
     process = LockedState(initial)
     layering = nil
+    scopeCopy = nil
+    ScopedStateRegistry.register(self, whenAScopeEnds: scopeEnded)
+  }
+
+  /// State whose process value starts as `initial`, and whose override scopes make their copies with
+  /// `scopeCopy`, from the value their task saw at their first change (the process's, or an enclosing
+  /// scope's copy). A copy is a snapshot: what it holds stays alive as long as the scope, also after the
+  /// process let go of it. A state that holds values the process releases when it replaces them
+  /// (rules, factories) makes copies that hold what they inherit weakly, so that a scope running in
+  /// another task meanwhile does not keep the process's replaced values alive; what the scope adds to
+  /// its copy itself it holds as usual. `scopeEnded`, if given, is told as in ``init(_:whenAScopeEnds:)``.
+  ///
+  /// ```swift
+  /// static let registry = ScopedState(Registry(), scopeCopy: { $0.holdingInheritedWeakly() })
+  /// ```
+  public init(
+    _ initial: Value, scopeCopy: @escaping @Sendable (Value) -> Value,
+    whenAScopeEnds scopeEnded: (@Sendable (Value, ObjectIdentifier) -> Void)? = nil
+  ) {
+    process = LockedState(initial)
+    layering = nil
+    self.scopeCopy = scopeCopy
     ScopedStateRegistry.register(self, whenAScopeEnds: scopeEnded)
   }
 
@@ -65,6 +96,7 @@ public final class ScopedState<Value: Sendable>: Sendable {
   ) {
     process = LockedState(initial)
     self.layering = layering
+    scopeCopy = nil
     ScopedStateRegistry.register(self, whenAScopeEnds: scopeEnded)
   }
 
