@@ -1,6 +1,7 @@
 import Foundation
 import InjectPlugin
 import InjectionTesting
+import Synchronization
 import TestSupport
 import Testing
 
@@ -115,4 +116,34 @@ private final class UnrelatedByType: Sendable {}
   #expect(ReplacedByTypeHost().value.live === live)
   leave.signal()
   left.wait()
+}
+
+private final class RacedByType: Sendable {}
+private struct RacedByTypeStruct {
+  @Inject var value: RacedByType?
+}
+private final class RacedScopeOnly: Sendable {}
+
+@Test func aStructReadInAScopeWhileTheProcessReplacesItsValueReadsTheOldOrTheNew() throws {
+  // The scope's copy holds the process's entries weakly: a read that took the copy just before the process
+  // replaced the entry must still find a value, never nothing.
+  try Injection.inject(RacedByType.self).value(RacedByType())
+  let stop = Atomic<Bool>(false)
+  let missed = Atomic<Int>(0)
+  let reads = Atomic<Int>(0)
+  let done = DispatchSemaphore(value: 0)
+  Thread {
+    try? Injection.withOverrides({ lets in try lets.inject(RacedScopeOnly.self).value(RacedScopeOnly()) }) {
+      while !stop.load(ordering: .relaxed) {
+        if RacedByTypeStruct().value == nil { missed.add(1, ordering: .relaxed) }
+        reads.add(1, ordering: .relaxed)
+      }
+    }
+    done.signal()
+  }.start()
+  for _ in 0..<20_000 { try Injection.inject(RacedByType.self).value(RacedByType()) }
+  stop.store(true, ordering: .relaxed)
+  done.wait()
+  #expect(reads.load(ordering: .relaxed) > 0)
+  #expect(missed.load(ordering: .relaxed) == 0)
 }

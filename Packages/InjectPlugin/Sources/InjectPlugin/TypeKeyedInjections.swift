@@ -26,7 +26,9 @@ final class TypeKeyedInjections: Sendable {
   /// reads an entry.
   private let entries = ScopedState(
     Entries(),
-    layering: ScopeLayering(begin: { $0.beginningScopeCopy() }, rebase: { copy, beneath in beneath.replaying(copy) }))
+    layering: ScopeLayering(
+      begin: { $0.beginningScopeCopy() }, rebase: { copy, beneath in beneath.replaying(copy) },
+      reading: { $0.heldStrongly() }))
 
   /// The value injected for `type`, if any; for `T?` with nothing injected for it, the value injected for `T`.
   func value<Value>(of type: Value.Type) -> Value? {
@@ -106,6 +108,16 @@ final class TypeKeyedInjections: Sendable {
       return copy
     }
 
+    /// This value holding every entry strongly, for a read; `nil` when one held weakly is gone.
+    func heldStrongly() -> Entries? {
+      var read = self
+      for (id, held) in byType {
+        guard let strong = held.heldStrongly() else { return nil }
+        read.byType[id] = strong
+      }
+      return read
+    }
+
     /// This value (one beneath a scope) with the changes `copy`, the scope's copy, made of itself.
     func replaying(_ copy: Entries) -> Entries {
       var rebuilt = beginningScopeCopy()
@@ -117,8 +129,8 @@ final class TypeKeyedInjections: Sendable {
   }
 
   /// An entry as a value holds it: strongly where it was set, weakly in an override scope's copy that
-  /// inherited it. A weakly held entry that the value beneath let go of reads as none; the scope's copy is
-  /// rebuilt on the newer value beneath before its next read.
+  /// inherited it. A read in the scope gets the copy holding every entry strongly, or a copy built again
+  /// on the newer value beneath when one was let go (the layering's `reading`).
   struct HeldEntry: Sendable {
     private var held: EntryBox?
     private weak var inherited: EntryBox?
@@ -133,6 +145,14 @@ final class TypeKeyedInjections: Sendable {
       var copy = self
       copy.inherited = held ?? inherited
       copy.held = nil
+      return copy
+    }
+
+    /// The same entry, held strongly; `nil` when it is gone.
+    func heldStrongly() -> HeldEntry? {
+      guard let box = held ?? inherited else { return nil }
+      var copy = self
+      copy.held = box
       return copy
     }
   }

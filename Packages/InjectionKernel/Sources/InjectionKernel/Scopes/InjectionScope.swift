@@ -218,8 +218,23 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
   }
 
   /// The value of a layered state as this scope sees it, if this scope or a parent changed it: the
-  /// innermost copy, rebuilt (outermost first) where a change beneath made it stale.
+  /// innermost copy, rebuilt (outermost first) where a change beneath made it stale, as its layering
+  /// reads it. A copy whose reading finds something it held weakly gone is built again, with every copy
+  /// beneath it: whatever let go of it (a change beneath, an enclosing scope's end) left it stale.
   private func layeredValue<Value>(of state: ScopedState<Value>, _ layering: ScopeLayering<Value>) -> Value? {
+    var rebuildingAll = false
+    while true {
+      guard let copy = layeredCopyValue(of: state, layering, rebuildingAll: rebuildingAll) else { return nil }
+      guard let reading = layering.reading else { return copy }
+      if let read = reading(copy) { return read }
+      rebuildingAll = true
+    }
+  }
+
+  /// `layeredValue`'s copy, before its layering reads it; with `rebuildingAll`, every copy is built again.
+  private func layeredCopyValue<Value>(
+    of state: ScopedState<Value>, _ layering: ScopeLayering<Value>, rebuildingAll: Bool
+  ) -> Value? {
     let id = ObjectIdentifier(state)
     // Read before the values beneath: a change made after it leaves what is built here stale, never
     // marked up to date.
@@ -232,7 +247,7 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       }
       if let copy {
         // The innermost copy, up to date: nothing beneath changed since it was built.
-        if holders.isEmpty, upToDateAt == revision, let value = copy as? Value {
+        if holders.isEmpty, !rebuildingAll, upToDateAt == revision, let value = copy as? Value {
           Self.noteDependencyRead()
           return value
         }
@@ -244,20 +259,22 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
     Self.noteDependencyRead()
     var beneath: Value?
     for holder in holders.reversed() {
-      beneath = holder.layeredCopy(of: state, layering, at: revision, beneath: { beneath ?? state.processValue })
+      beneath = holder.layeredCopy(
+        of: state, layering, at: revision, rebuilding: rebuildingAll, beneath: { beneath ?? state.processValue })
     }
     return beneath
   }
 
   /// This scope's copy of a layered state, up to date at `revision`: rebuilt on the value `beneath`
-  /// returns when a change made since its last build left it stale.
+  /// returns when a change made since its last build left it stale, or when `rebuilding`.
   private func layeredCopy<Value>(
-    of state: ScopedState<Value>, _ layering: ScopeLayering<Value>, at revision: Int, beneath: () -> Value
+    of state: ScopedState<Value>, _ layering: ScopeLayering<Value>, at revision: Int, rebuilding: Bool = false,
+    beneath: () -> Value
   ) -> Value? {
     let id = ObjectIdentifier(state)
     let (stored, build) = lock.withLock { (states[id] as? Value, layeredCopies[id]) }
     guard let stored, let build else { return nil }
-    if build.upToDateAt == revision { return stored }
+    if build.upToDateAt == revision, !rebuilding { return stored }
     // Outside the scope's lock: the plugin's replay may read other states.
     let rebuilt = layering.rebase(stored, beneath())
     // What a copy replaces is returned out of the lock and released after it: its deinit may run code

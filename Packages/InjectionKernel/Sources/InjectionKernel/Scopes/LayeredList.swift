@@ -12,8 +12,9 @@
 public struct LayeredList<Element: Sendable>: Sendable {
   /// The elements, oldest first: held strongly where they were added, and weakly in a scope's copy that
   /// inherited them from beneath — so that an element the process (or an enclosing scope) replaces or
-  /// removes while the scope is open is released then, and what it captured with it. A scope's copy is
-  /// rebuilt on the newer value beneath before its next read.
+  /// removes while the scope is open is released then, and what it captured with it. A read in the scope
+  /// gets the copy holding every element strongly (``layering``'s `reading`), or a copy built again on
+  /// the newer value beneath when one was let go.
   private var held: [HeldElement] = []
   /// A scope's own additions since its first change (without those that later ones replaced), and
   /// whether it emptied the list beneath first; `nil` in the process's value. Each keeps its holder, so
@@ -82,6 +83,15 @@ public struct LayeredList<Element: Sendable>: Sendable {
           }
         rebuilt.held = kept.map { $0.heldWeakly() } + own.added
         return rebuilt
+      },
+      reading: { copy in
+        // Every element held strongly for the read, or none when one beneath was let go since the build.
+        var read = copy
+        for index in read.held.indices {
+          guard let strong = read.held[index].heldStrongly() else { return nil }
+          read.held[index] = strong
+        }
+        return read
       })
   }
 
@@ -100,6 +110,14 @@ public struct LayeredList<Element: Sendable>: Sendable {
       var copy = self
       copy.inherited = strong ?? inherited
       copy.strong = nil
+      return copy
+    }
+
+    /// The same element, held strongly; `nil` when it is gone.
+    func heldStrongly() -> HeldElement? {
+      guard let box = strong ?? inherited else { return nil }
+      var copy = self
+      copy.strong = box
       return copy
     }
   }

@@ -216,6 +216,8 @@ public struct ScopeLayering<Value: Sendable>: Sendable {
   let begin: @Sendable (Value) -> Value
   /// `copy`'s own changes applied to `beneath`, a newer value beneath the scope.
   let rebase: @Sendable (_ copy: Value, _ beneath: Value) -> Value
+  /// What a read in the scope gets from a copy (see ``init(begin:rebase:reading:)``); `nil`: the copy.
+  let reading: (@Sendable (Value) -> Value?)?
 
   /// Layering with the two steps (see the type's documentation).
   public init(
@@ -223,6 +225,22 @@ public struct ScopeLayering<Value: Sendable>: Sendable {
   ) {
     self.begin = begin
     self.rebase = rebase
+    reading = nil
+  }
+
+  /// Layering for a value whose scope copies hold what they inherit weakly (as ``LayeredList`` does), so
+  /// that what lies beneath a scope is released when that lets go of it, not when the scope next reads.
+  /// `reading` makes what a read in the scope gets from the scope's copy: the same value holding
+  /// everything strongly, or `nil` when something it held weakly is gone — then the kernel builds the
+  /// copy again on what lies beneath now (`rebase`) and asks again, so a read never misses an entry that
+  /// was replaced at that moment: it gets the old one or the new one.
+  public init(
+    begin: @escaping @Sendable (Value) -> Value, rebase: @escaping @Sendable (_ copy: Value, _ beneath: Value) -> Value,
+    reading: @escaping @Sendable (Value) -> Value?
+  ) {
+    self.begin = begin
+    self.rebase = rebase
+    self.reading = reading
   }
 }
 
