@@ -99,10 +99,13 @@ private final class StopHost {
       let property = try Injection.property(named: name, of: NamesHost.self)
       return try #require(property.markerType).injectionHint(for: property)
     }
-    #expect(try hint("count") == "Injection.inject(Int?.self).value(…)")
+    // A type unrelated properties share: a rule for it alone would reach them all.
+    #expect(try hint("count") == "Injection.inject(Int?.self).declared(in: NamesHost.self).named(\"count\").value(…)")
     #expect(try hint("client") == "Injection.inject((any NamedClient).self).value(…)")
     #expect(try hint("maybeClient") == "Injection.inject((any NamedClient)?.self).value(…)")
-    #expect(try hint("table") == "Injection.inject([String: Int].self).value(…)")
+    #expect(
+      try hint("table") == "Injection.inject([String: Int].self).declared(in: NamesHost.self).named(\"table\").value(…)"
+    )
   }
 
   @Test func missingValueMessageIsOneLineThatStartsWithTheProperty() throws {
@@ -110,7 +113,8 @@ private final class StopHost {
     #expect(
       property.missingValueMessage
         == "InjectPluginTests.StopHost.port: Swift.Int was read with nothing injected or stored: inject it with "
-        + "Injection.inject(Int.self).value(…), or assign it a value first (a didSet that uses oldValue reads the "
+        + "Injection.inject(Int.self).declared(in: StopHost.self).named(\"port\").value(…), or assign it a value "
+        + "first (a didSet that uses oldValue reads the "
         + "property before each assignment).")
   }
 
@@ -123,7 +127,8 @@ private final class StopHost {
     #expect(
       firstLine
         == "InjectPluginTests.StopHost.port: Swift.Int was read with nothing injected or stored: inject it with "
-        + "Injection.inject(Int.self).value(…), or assign it a value first (a didSet that uses oldValue reads the "
+        + "Injection.inject(Int.self).declared(in: StopHost.self).named(\"port\").value(…), or assign it a value "
+        + "first (a didSet that uses oldValue reads the "
         + "property before each assignment).")
   }
 

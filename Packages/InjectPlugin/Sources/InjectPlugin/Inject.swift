@@ -81,9 +81,18 @@ public struct Inject<Value>: MarkedPropertyWrapper {
       "\(read) with nothing injected or stored: inject it with Injection.inject(\(expression)).value(…).")
   }
 
-  /// How to inject `property`, for the message of a read that finds nothing.
+  /// How to inject `property`, for the message of a read that finds nothing: a rule by its type alone
+  /// (`Injection.inject(Logger.self).value(…)`), or — for a type of the standard library or Foundation,
+  /// which unrelated properties share — one naming its class and name
+  /// (`Injection.inject(Int.self).declared(in: Downloader.self).named("retries").value(…)`), since a rule
+  /// for `Int` alone would reach every `Int` property.
   public static func injectionHint(for property: PropertyDescriptor) -> String {
-    "Injection.inject(\(Injection.metatypeExpression(of: property.valueType))).value(…)"
+    let type = Injection.metatypeExpression(of: property.valueType)
+    let unwrapped = Injection.wrappedType(ofOptional: property.valueType) ?? property.valueType
+    let module = Injection.typeName(unwrapped).prefix { $0 != "." }
+    guard module == "Swift" || module == "Foundation" else { return "Injection.inject(\(type)).value(…)" }
+    return "Injection.inject(\(type)).declared(in: \(Injection.metatypeExpression(of: property.declaringClass)))"
+      + ".named(\"\(property.name)\").value(…)"
   }
 }
 
