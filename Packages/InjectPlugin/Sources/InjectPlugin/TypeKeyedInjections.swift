@@ -68,6 +68,17 @@ final class TypeKeyedInjections: Sendable {
     { batch in batch.onCommit { shared.set(entry, forTypeWithID: id) } }
   }
 
+  /// Records, into a batch, forgetting an override scope's own setting for the type `id` identifies when
+  /// the batch commits, so that what lies beneath the scope shows again (in the process's value, where
+  /// nothing lies beneath: removing the injection).
+  static func showingBeneath(forTypeWithID id: ObjectIdentifier) -> @Sendable (InjectionRules) -> Void {
+    { batch in
+      batch.onCommit {
+        Injection.releaseAfterTheCommit(shared.entries.update { $0.showBeneath(forTypeWithID: id) } as Any)
+      }
+    }
+  }
+
   /// Removes every type-keyed injection (released after the commit running on the thread, if any).
   func removeAll() {
     let removed = entries.update { $0.removeAll() }
@@ -90,6 +101,16 @@ final class TypeKeyedInjections: Sendable {
     private mutating func set(_ held: HeldEntry?, forTypeWithID id: ObjectIdentifier) -> HeldEntry? {
       own?.entries[id] = .some(held)
       defer { byType[id] = held }
+      return byType[id]
+    }
+
+    /// In a scope's copy, forgets the scope's own setting for the type `id` identifies; the entry then
+    /// reads as let go of, so the copy is built again on what lies beneath before the next read. In the
+    /// process's value, removes the entry.
+    mutating func showBeneath(forTypeWithID id: ObjectIdentifier) -> HeldEntry? {
+      guard own != nil else { return byType.removeValue(forKey: id) }
+      own?.entries[id] = nil
+      defer { byType[id] = HeldEntry.letGo }
       return byType[id]
     }
 
@@ -136,6 +157,11 @@ final class TypeKeyedInjections: Sendable {
     private weak var inherited: EntryBox?
 
     init(_ entry: Entry) { held = EntryBox(entry) }
+
+    private init() {}
+
+    /// An entry that reads as let go of (see `Entries.showBeneath(forTypeWithID:)`).
+    static var letGo: HeldEntry { HeldEntry() }
 
     /// The entry, if whoever holds it strongly still does.
     var entry: Entry? { (held ?? inherited)?.entry }

@@ -120,15 +120,13 @@ struct ContainerState: Sendable {
     for (key, stack) in rules where stack.contains(where: { $0.owner == module }) {
       let remaining = stack.filter { $0.owner != module }
       rules[key] = remaining.isEmpty ? nil : remaining
-      retractions += stack.filter { $0.owner == module }.compactMap(\.undo)
+      retractions += stack.filter { $0.owner == module }.map(\.undo)
       guard let removedTop = stack.last, removedTop.owner == module else { continue }
       // Structs and statics read the type-keyed injection of the newest remaining rule for the type alone,
       // whichever of its two keys (with optionals or not) holds it: a getter is recorded without optionals,
       // a value with them (before, removing a module's getter left them with nothing, found by review H65).
       if removedTop.isByTypeAlone, let type = key.valueType {
-        typeKeyed.append(
-          newestTypeKeyedReplay(forTypeWithID: type, without: module)
-            ?? TypeKeyedInjections.setting(nil, forTypeWithID: type))
+        typeKeyed.append(typeKeyedReplay(forTypeWithID: type, without: module))
       }
       if let top = remaining.last {
         if let binding = top.binding { setRegistered(binding, !top.rejects) }
@@ -147,20 +145,25 @@ struct ContainerState: Sendable {
       namedReplays.append(replay)
       touch(key, owner: top.owner)
     }
-    retractions += unkeyed.filter { $0.owner == module }.compactMap(\.undo)
+    retractions += unkeyed.filter { $0.owner == module }.map(\.undo)
     unkeyed.removeAll { $0.owner == module }
     modules.removeAll { ObjectIdentifier($0.module) == module }
     return retractions + typeKeyed + namedReplays
   }
 
-  /// The type-keyed injection that the newest rule for the type alone of the type `type` gives, of those
-  /// not owned by `module` (with or without optionals), or `nil` when none is left.
-  private func newestTypeKeyedReplay(forTypeWithID type: ObjectIdentifier, without module: ObjectIdentifier)
-    -> (@Sendable (InjectionRules) -> Void)?
+  /// Records what structs and statics read for the type `type` once `module`'s rules are gone: what the
+  /// newest remaining rule for the type alone gives (with or without optionals), or nothing when none is
+  /// left. In an override scope's copy, a newest rule that the state beneath let go of (it holds a newer
+  /// one: a re-injection, a rejection) gives way to what lies beneath, where the scope's own setting for the
+  /// type is forgotten.
+  private func typeKeyedReplay(forTypeWithID type: ObjectIdentifier, without module: ObjectIdentifier)
+    -> @Sendable (InjectionRules) -> Void
   {
-    rules.filter { $0.key.valueType == type }.values.joined()
+    let newest = rules.filter { $0.key.valueType == type }.values.joined()
       .filter { $0.owner != module && $0.isByTypeAlone }
-      .max { $0.sequence < $1.sequence }?.typeKeyedReplay
+      .max { $0.sequence < $1.sequence }
+    guard let newest else { return TypeKeyedInjections.setting(nil, forTypeWithID: type) }
+    return newest.typeKeyedReplay ?? TypeKeyedInjections.showingBeneath(forTypeWithID: type)
   }
 
   /// Whether a rule committed after `entry` names a class or a property and could select the properties
@@ -272,7 +275,11 @@ struct RuleEntry: Sendable {
   /// Its place in the commit order of the kernel's log, set by ``ContainerState`` when it records or
   /// touches the entry.
   var sequence = 0
-  /// The rule's actions, which capture what it injects: held by the state that recorded the rule…
+  /// Records its retraction into a batch: what it shadowed shows again. It captures the rule's selection
+  /// only, so every copy holds it: a scope removing a module takes back the module's rules even after the
+  /// state beneath let go of the entries it inherited (the module removed and added again there).
+  let undo: @Sendable (InjectionRules) -> Void
+  /// The rule's other actions, which capture what it injects: held by the state that recorded the rule…
   private var actions: RuleActions?
   /// …and weakly by an override scope's copy of that state (see ``heldWeakly()``).
   private weak var inheritedActions: RuleActions?
@@ -286,14 +293,13 @@ struct RuleEntry: Sendable {
     self.rejects = rejects
     self.binding = binding
     isByTypeAlone = typeKeyedReplay != nil
-    actions = RuleActions(replay: replay, undo: undo, typeKeyedReplay: typeKeyedReplay)
+    self.undo = undo
+    actions = RuleActions(replay: replay, typeKeyedReplay: typeKeyedReplay)
   }
 
   /// Records the rule into a batch again; `nil` once the state that recorded it let it go (in a scope's
   /// copy).
   var replay: (@Sendable (InjectionRules) -> Void)? { (actions ?? inheritedActions)?.replay }
-  /// Records its retraction into a batch: what it shadowed shows again (`nil` as for ``replay``).
-  var undo: (@Sendable (InjectionRules) -> Void)? { (actions ?? inheritedActions)?.undo }
   /// For a rule by type alone, records what it did to the type-keyed injection of structs and statics
   /// (set its own, or remove it) into a batch again (`nil` as for ``replay``, and for other rules).
   var typeKeyedReplay: (@Sendable (InjectionRules) -> Void)? { (actions ?? inheritedActions)?.typeKeyedReplay }
@@ -307,18 +313,13 @@ struct RuleEntry: Sendable {
   }
 }
 
-/// How to record a rule again and take it back: the closures capture the rule's injection.
+/// How to record a rule again: the closures capture the rule's injection.
 private final class RuleActions: Sendable {
   let replay: @Sendable (InjectionRules) -> Void
-  let undo: @Sendable (InjectionRules) -> Void
   let typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?
 
-  init(
-    replay: @escaping @Sendable (InjectionRules) -> Void, undo: @escaping @Sendable (InjectionRules) -> Void,
-    typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?
-  ) {
+  init(replay: @escaping @Sendable (InjectionRules) -> Void, typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?) {
     self.replay = replay
-    self.undo = undo
     self.typeKeyedReplay = typeKeyedReplay
   }
 }
