@@ -116,3 +116,25 @@ private func value<Value>(_ value: Value) -> PropertyInjection<Value> {
     #expect(try Injection.plan(rules).unmatchedSelections.map(\.isMistake) == [false])
   }
 }
+
+/// An owner whose generic argument names another plugin's marker.
+private final class SiftedCell<T> {}
+
+private struct SiftedOuter<U> {
+  /// An associated declaration of the Counted plugin (no other test filters its properties) nested in a
+  /// generic type: its owner's name mentions the Loose plugin's marker before its own marker.
+  final class Tag: AssociatedProperty<SiftedCell<Loose<Int>>, Counted<UInt16?>>, @unchecked Sendable {}
+}
+
+@Suite struct FilterAndAssociatedDeclarationTests {
+  @Test func aFilterMeantForAGenericDeclarationWhoseOwnerNamesAnotherMarkerWaitsForItsSpecializations() throws {
+    // Before, the declaration's plugin was read from the first marker its superclass's name mentions: the
+    // owner's `Loose`, so the rule for `Counted` properties threw (review H80).
+    _ = LooseHost()  // the markers are known (another test's class declares a Counted property)
+    let rules = InjectionRules()
+    rules.add(
+      value(UInt16?(3)),
+      to: PropertySelection(plugin: CountedPlugin.id).ofType(UInt16?.self).filter { $0.name == "tag" })
+    try Injection.commit(rules)
+  }
+}

@@ -351,27 +351,35 @@ final class PropertyCatalog: @unchecked Sendable {  // all mutable state is guar
       (declaration.plugin ?? plugin) == plugin && (declaration.valueType.map(accepts) ?? true)
     }
     return field
-      || lock.withLock { genericDeclarationClasses.contains { (associatedPlugin(of: $0) ?? plugin) == plugin } }
+      || lock.withLock {
+        genericDeclarationClasses.contains { declaration in
+          let plugins = associatedPlugins(of: declaration)
+          return plugins.isEmpty || plugins.contains(plugin)
+        }
+      }
   }
 
-  /// The plugin of an associated declaration nested in a generic type, when known without a
-  /// specialization: that of the first marker (a marker type whose plugin a marked field or an associated
-  /// declaration taught the catalog) that its superclass's name mentions — `AssociatedProperty<Box<T>, Associate<String>>` — or
-  /// its superclass's superclass's, and so on (`Associated<Box<T>, String>`). Lock held.
-  private func associatedPlugin(of declaration: ClassDescriptor) -> PluginID? {
+  /// The plugins an associated declaration nested in a generic type may belong to, as far as known without
+  /// a specialization: those of the markers (marker types whose plugin a marked field or an associated
+  /// declaration taught the catalog) that its superclass's name mentions —
+  /// `AssociatedProperty<Box<T>, Associate<String>>` — and its superclass's superclass's, and so on
+  /// (`Associated<Box<T>, String>`). More than one when the owner's name mentions a marker too
+  /// (`AssociatedProperty<Cell<Lazy<Int>>, Inject<Rules>>`); none when no marker is known. Lock held.
+  private func associatedPlugins(of declaration: ClassDescriptor) -> Set<PluginID> {
+    var plugins: Set<PluginID> = []
     var current: ClassDescriptor? = declaration
     for _ in 0..<16 {  // a declaration's lineage up to `AnyAssociatedProperty` is a few classes deep
-      guard let cls = current, let superName = cls.superclassName else { return nil }
+      guard let cls = current, let superName = cls.superclassName else { break }
       for descriptor in superName.symbolicDescriptors {
         if let plugin = markerFactsByDescriptor[descriptor.pointer]?.plugin
           ?? associatedMarkerPlugins[descriptor.pointer]
         {
-          return plugin
+          plugins.insert(plugin)
         }
       }
       current = superName.leadingSymbolicDescriptor.flatMap(ClassDescriptor.init)
     }
-    return nil
+    return plugins
   }
 
   /// The marked properties of generic classes as declared, without specializing them: value types that
