@@ -51,8 +51,8 @@ final class TypeKeyedInjections: Sendable {
   /// The entry for `type`; for `T?` with none of its own, the entry for `T`.
   private func entry(for type: Any.Type) -> Entry? {
     let entries = entries.value.byType
-    return entries[ObjectIdentifier(type)]?.entry
-      ?? Injection.wrappedType(ofOptional: type).flatMap { entries[ObjectIdentifier($0)]?.entry }
+    return entries[ObjectIdentifier(type)]?.value
+      ?? Injection.wrappedType(ofOptional: type).flatMap { entries[ObjectIdentifier($0)]?.value }
   }
 
   /// Sets or (with `nil`) removes the injection for the type `id` identifies. The replaced entry is
@@ -87,18 +87,18 @@ final class TypeKeyedInjections: Sendable {
 
   /// The entries by type, and in a scope's copy the scope's own changes.
   private struct Entries: Sendable {
-    private(set) var byType: [ObjectIdentifier: HeldEntry] = [:]
+    private(set) var byType: [ObjectIdentifier: ScopeHeld<Entry>] = [:]
     /// A scope's own settings (`nil`: removed) since its first change, and whether it removed everything
     /// beneath first; `nil` in the process's value. Each setting keeps its entry's holder, so that a copy
     /// rebuilt on a newer value beneath holds the same entries, which the copies of enclosed scopes hold
     /// weakly.
-    private var own: (entries: [ObjectIdentifier: HeldEntry?], clearedBeneath: Bool)?
+    private var own: (entries: [ObjectIdentifier: ScopeHeld<Entry>?], clearedBeneath: Bool)?
 
-    mutating func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) -> HeldEntry? {
-      set(entry.map(HeldEntry.init), forTypeWithID: id)
+    mutating func set(_ entry: Entry?, forTypeWithID id: ObjectIdentifier) -> ScopeHeld<Entry>? {
+      set(entry.map { ScopeHeld($0) }, forTypeWithID: id)
     }
 
-    private mutating func set(_ held: HeldEntry?, forTypeWithID id: ObjectIdentifier) -> HeldEntry? {
+    private mutating func set(_ held: ScopeHeld<Entry>?, forTypeWithID id: ObjectIdentifier) -> ScopeHeld<Entry>? {
       own?.entries[id] = .some(held)
       defer { byType[id] = held }
       return byType[id]
@@ -107,14 +107,14 @@ final class TypeKeyedInjections: Sendable {
     /// In a scope's copy, forgets the scope's own setting for the type `id` identifies; the entry then
     /// reads as let go of, so the copy is built again on what lies beneath before the next read. In the
     /// process's value, removes the entry.
-    mutating func showBeneath(forTypeWithID id: ObjectIdentifier) -> HeldEntry? {
+    mutating func showBeneath(forTypeWithID id: ObjectIdentifier) -> ScopeHeld<Entry>? {
       guard own != nil else { return byType.removeValue(forKey: id) }
       own?.entries[id] = nil
-      defer { byType[id] = HeldEntry.letGo }
+      defer { byType[id] = ScopeHeld<Entry>.letGo }
       return byType[id]
     }
 
-    mutating func removeAll() -> [ObjectIdentifier: HeldEntry] {
+    mutating func removeAll() -> [ObjectIdentifier: ScopeHeld<Entry>] {
       if own != nil { own = ([:], true) }
       defer { byType = [:] }
       return byType
@@ -124,7 +124,7 @@ final class TypeKeyedInjections: Sendable {
     /// scope's own changes recorded from now on.
     func beginningScopeCopy() -> Entries {
       var copy = self
-      copy.byType = byType.mapValues { $0.heldWeakly() }
+      copy.byType = byType.mapValues { $0.weakly() }
       copy.own = ([:], false)
       return copy
     }
@@ -133,7 +133,7 @@ final class TypeKeyedInjections: Sendable {
     func heldStrongly() -> Entries? {
       var read = self
       for (id, held) in byType {
-        guard let strong = held.heldStrongly() else { return nil }
+        guard let strong = held.strongly() else { return nil }
         read.byType[id] = strong
       }
       return read
@@ -147,45 +147,5 @@ final class TypeKeyedInjections: Sendable {
       for (id, held) in own.entries { _ = rebuilt.set(held, forTypeWithID: id) }
       return rebuilt
     }
-  }
-
-  /// An entry as a value holds it: strongly where it was set, weakly in an override scope's copy that
-  /// inherited it. A read in the scope gets the copy holding every entry strongly, or a copy built again
-  /// on the newer value beneath when one was let go (the layering's `reading`).
-  struct HeldEntry: Sendable {
-    private var held: EntryBox?
-    private weak var inherited: EntryBox?
-
-    init(_ entry: Entry) { held = EntryBox(entry) }
-
-    private init() {}
-
-    /// An entry that reads as let go of (see `Entries.showBeneath(forTypeWithID:)`).
-    static var letGo: HeldEntry { HeldEntry() }
-
-    /// The entry, if whoever holds it strongly still does.
-    var entry: Entry? { (held ?? inherited)?.entry }
-
-    /// The same entry, held weakly.
-    func heldWeakly() -> HeldEntry {
-      var copy = self
-      copy.inherited = held ?? inherited
-      copy.held = nil
-      return copy
-    }
-
-    /// The same entry, held strongly; `nil` when it is gone.
-    func heldStrongly() -> HeldEntry? {
-      guard let box = held ?? inherited else { return nil }
-      var copy = self
-      copy.held = box
-      return copy
-    }
-  }
-
-  /// One entry, shared by the values that hold it.
-  private final class EntryBox: Sendable {
-    let entry: Entry
-    init(_ entry: Entry) { self.entry = entry }
   }
 }

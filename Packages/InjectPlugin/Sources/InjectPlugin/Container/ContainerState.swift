@@ -279,10 +279,9 @@ struct RuleEntry: Sendable {
   /// only, so every copy holds it: a scope removing a module takes back the module's rules even after the
   /// state beneath let go of the entries it inherited (the module removed and added again there).
   let undo: @Sendable (InjectionRules) -> Void
-  /// The rule's other actions, which capture what it injects: held by the state that recorded the rule…
-  private var actions: RuleActions?
-  /// …and weakly by an override scope's copy of that state (see ``heldWeakly()``).
-  private weak var inheritedActions: RuleActions?
+  /// The rule's other actions, which capture what it injects: held by the state that recorded the rule,
+  /// and weakly by an override scope's copy of that state (see ``heldWeakly()``).
+  private var actions: ScopeHeld<RuleActions>
 
   init(
     owner: ObjectIdentifier?, replay: @escaping @Sendable (InjectionRules) -> Void,
@@ -294,34 +293,28 @@ struct RuleEntry: Sendable {
     self.binding = binding
     isByTypeAlone = typeKeyedReplay != nil
     self.undo = undo
-    actions = RuleActions(replay: replay, typeKeyedReplay: typeKeyedReplay)
+    actions = ScopeHeld(RuleActions(replay: replay, typeKeyedReplay: typeKeyedReplay))
   }
 
   /// Records the rule into a batch again; `nil` once the state that recorded it let it go (in a scope's
   /// copy).
-  var replay: (@Sendable (InjectionRules) -> Void)? { (actions ?? inheritedActions)?.replay }
+  var replay: (@Sendable (InjectionRules) -> Void)? { actions.value?.replay }
   /// For a rule by type alone, records what it did to the type-keyed injection of structs and statics
   /// (set its own, or remove it) into a batch again (`nil` as for ``replay``, and for other rules).
-  var typeKeyedReplay: (@Sendable (InjectionRules) -> Void)? { (actions ?? inheritedActions)?.typeKeyedReplay }
+  var typeKeyedReplay: (@Sendable (InjectionRules) -> Void)? { actions.value?.typeKeyedReplay }
 
   /// The same entry holding its actions weakly, for an override scope's copy of the state.
   func heldWeakly() -> RuleEntry {
     var copy = self
-    copy.inheritedActions = actions ?? inheritedActions
-    copy.actions = nil
+    copy.actions = actions.weakly()
     return copy
   }
 }
 
 /// How to record a rule again: the closures capture the rule's injection.
-private final class RuleActions: Sendable {
+private struct RuleActions: Sendable {
   let replay: @Sendable (InjectionRules) -> Void
   let typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?
-
-  init(replay: @escaping @Sendable (InjectionRules) -> Void, typeKeyedReplay: (@Sendable (InjectionRules) -> Void)?) {
-    self.replay = replay
-    self.typeKeyedReplay = typeKeyedReplay
-  }
 }
 
 /// The named bindings recorded into one batch so far, per value type and name (the newest), so that a

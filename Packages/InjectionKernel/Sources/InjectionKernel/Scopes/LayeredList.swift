@@ -15,12 +15,12 @@ public struct LayeredList<Element: Sendable>: Sendable {
   /// removes while the scope is open is released then, and what it captured with it. A read in the scope
   /// gets the copy holding every element strongly (``layering``'s `reading`), or a copy built again on
   /// the newer value beneath when one was let go.
-  private var held: [HeldElement] = []
+  private var held: [ScopeHeld<Element>] = []
   /// A scope's own additions since its first change (without those that later ones replaced), and
   /// whether it emptied the list beneath first; `nil` in the process's value. Each keeps its holder, so
   /// that a copy rebuilt on a newer list beneath holds the same elements, which the copies of enclosed
   /// scopes hold weakly.
-  private var own: (added: [HeldElement], clearedBeneath: Bool)?
+  private var own: (added: [ScopeHeld<Element>], clearedBeneath: Bool)?
   private let isReplaced: @Sendable (_ older: Element, _ newer: Element) -> Bool
 
   /// An empty list whose new elements replace the older ones `isReplaced(older, newer)` selects.
@@ -29,7 +29,7 @@ public struct LayeredList<Element: Sendable>: Sendable {
   }
 
   /// The elements, oldest first.
-  public var elements: [Element] { held.compactMap(\.element) }
+  public var elements: [Element] { held.compactMap(\.value) }
 
   /// Adds `element` as the newest, removing the elements it replaces; returns those (release them after
   /// the commit: see ``Injection/releaseAfterTheCommit(_:)``).
@@ -37,14 +37,14 @@ public struct LayeredList<Element: Sendable>: Sendable {
   public mutating func add(_ element: Element) -> [Element] {
     var replaced: [Element] = []
     held.removeAll { entry in
-      guard let older = entry.element else { return true }  // let go of beneath
+      guard let older = entry.value else { return true }  // let go of beneath
       guard isReplaced(older, element) else { return false }
       replaced.append(older)
       return true
     }
-    let added = HeldElement(element)
+    let added = ScopeHeld(element)
     held.append(added)
-    own?.added.removeAll { $0.element.map { isReplaced($0, element) } ?? true }
+    own?.added.removeAll { $0.value.map { isReplaced($0, element) } ?? true }
     own?.added.append(added)
     return replaced
   }
@@ -62,7 +62,7 @@ public struct LayeredList<Element: Sendable>: Sendable {
     ScopeLayering(
       begin: { list in
         var copy = list
-        copy.held = list.held.map { $0.heldWeakly() }
+        copy.held = list.held.map { $0.weakly() }
         copy.own = ([], false)
         return copy
       },
@@ -77,54 +77,21 @@ public struct LayeredList<Element: Sendable>: Sendable {
           own.clearedBeneath
           ? []
           : beneath.held.filter { entry in
-            entry.element.map { older in
-              !own.added.contains { $0.element.map { copy.isReplaced(older, $0) } ?? false }
+            entry.value.map { older in
+              !own.added.contains { $0.value.map { copy.isReplaced(older, $0) } ?? false }
             } ?? false
           }
-        rebuilt.held = kept.map { $0.heldWeakly() } + own.added
+        rebuilt.held = kept.map { $0.weakly() } + own.added
         return rebuilt
       },
       reading: { copy in
         // Every element held strongly for the read, or none when one beneath was let go since the build.
         var read = copy
         for index in read.held.indices {
-          guard let strong = read.held[index].heldStrongly() else { return nil }
+          guard let strong = read.held[index].strongly() else { return nil }
           read.held[index] = strong
         }
         return read
       })
-  }
-
-  /// An element as a list holds it (see ``held``).
-  private struct HeldElement: Sendable {
-    private var strong: ElementBox?
-    private weak var inherited: ElementBox?
-
-    init(_ element: Element) { strong = ElementBox(element) }
-
-    /// The element, if the list that added it still holds it.
-    var element: Element? { (strong ?? inherited)?.element }
-
-    /// The same element, held weakly.
-    func heldWeakly() -> HeldElement {
-      var copy = self
-      copy.inherited = strong ?? inherited
-      copy.strong = nil
-      return copy
-    }
-
-    /// The same element, held strongly; `nil` when it is gone.
-    func heldStrongly() -> HeldElement? {
-      guard let box = strong ?? inherited else { return nil }
-      var copy = self
-      copy.strong = box
-      return copy
-    }
-  }
-
-  /// One element, shared by the lists that hold it.
-  private final class ElementBox: Sendable {
-    let element: Element
-    init(_ element: Element) { self.element = element }
   }
 }
