@@ -61,3 +61,36 @@ private final class ReloadedModule: InjectionModule {
   #expect(child.run { ReloadedHost().reloaded?.text } == "app")
   #expect(ReloadedHost().reloaded?.text == "module")  // the process keeps its module
 }
+
+private struct OlderModuleValue: Sendable { let text: String }
+private struct OlderModuleStruct {
+  @Inject var value: OlderModuleValue?
+}
+private final class OlderModuleClass {
+  @Inject var value: OlderModuleValue?
+}
+private final class OlderValueModule: InjectionModule {
+  let text: String
+  init(_ text: String) { self.text = text }
+  func configure(_ lets: InjectionRules) throws {
+    try lets.inject(OlderModuleValue.self).value(OlderModuleValue(text: text))
+  }
+}
+
+@Test func aChildRemovingAModuleAfterTheProcessRemovedAnOlderOneSeesTheAppsValue() throws {
+  // The child's copy knew the older module's rule, which the process let go of when it removed that module:
+  // taking it for a rule the process replaced showed the process's structs' value — the module the child
+  // had just removed (review H81).
+  try Injection.inject(OlderModuleValue.self).value(OlderModuleValue(text: "app"))
+  let older = OlderValueModule("older")
+  let newer = OlderValueModule("newer")
+  try Injection.addModule(older)
+  try Injection.addModule(newer)
+  defer { try? Injection.removeModule(newer) }
+  let child = try Injection.childInjector { lets in try lets.inject(Int32.self).value(1) }
+  defer { child.end() }
+  try Injection.removeModule(older)
+  try child.run { try Injection.removeModule(newer) }
+  #expect(child.run { OlderModuleStruct().value?.text } == "app")
+  #expect(child.run { OlderModuleClass().value?.text } == "app")
+}

@@ -153,17 +153,21 @@ struct ContainerState: Sendable {
 
   /// Records what structs and statics read for the type `type` once `module`'s rules are gone: what the
   /// newest remaining rule for the type alone gives (with or without optionals), or nothing when none is
-  /// left. In an override scope's copy, a newest rule that the state beneath let go of (it holds a newer
-  /// one: a re-injection, a rejection) gives way to what lies beneath, where the scope's own setting for the
-  /// type is forgotten.
+  /// left. In an override scope's copy, a remaining rule the state beneath let go of is passed over when a
+  /// module made it (the module was removed there: the next rule decides), and gives way to what lies
+  /// beneath when the app made it (the app re-injected or rejected the type there since, which is newer
+  /// than anything the copy knows): the scope's own setting for the type is forgotten.
   private func typeKeyedReplay(forTypeWithID type: ObjectIdentifier, without module: ObjectIdentifier)
     -> @Sendable (InjectionRules) -> Void
   {
-    let newest = rules.filter { $0.key.valueType == type }.values.joined()
+    let remaining = rules.filter { $0.key.valueType == type }.values.joined()
       .filter { $0.owner != module && $0.isByTypeAlone }
-      .max { $0.sequence < $1.sequence }
-    guard let newest else { return TypeKeyedInjections.setting(nil, forTypeWithID: type) }
-    return newest.typeKeyedReplay ?? TypeKeyedInjections.showingBeneath(forTypeWithID: type)
+      .sorted { $0.sequence > $1.sequence }
+    for entry in remaining {
+      if let replay = entry.typeKeyedReplay { return replay }
+      if entry.owner == nil { return TypeKeyedInjections.showingBeneath(forTypeWithID: type) }
+    }
+    return TypeKeyedInjections.setting(nil, forTypeWithID: type)
   }
 
   /// Whether a rule committed after `entry` names a class or a property and could select the properties
