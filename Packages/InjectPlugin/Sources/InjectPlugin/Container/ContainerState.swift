@@ -17,9 +17,9 @@ struct ContainerState: Sendable {
 
   /// This state as an override scope's copy starts: every rule it holds is held weakly, so that what a
   /// rule captured (a value, a shared value's holder, a factory) lives as long as the state that recorded
-  /// the rule keeps it, not as long as the scope. A rule dropped beneath the scope since reads as gone in
-  /// the copy: it is neither recorded again nor taken back there (what the process holds now shows
-  /// through in the scope instead).
+  /// the rule keeps it, not as long as the scope. A rule dropped beneath the scope since is not recorded
+  /// again there (what the process holds now shows through in the scope instead); it can still be taken
+  /// back, since its `undo` captures its selection only.
   func holdingInheritedRulesWeakly() -> ContainerState {
     var copy = self
     copy.rules = rules.mapValues { $0.map { $0.heldWeakly() } }
