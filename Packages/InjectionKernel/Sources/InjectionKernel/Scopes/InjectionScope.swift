@@ -52,8 +52,8 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
 
   let parent: InjectionScope?
   private let isLive = Atomic<Bool>(true)
-  /// Guards `states`, `layeredCopies`, `updateLocks`, `decisions`, `overriddenSlots`, `filled` and `purgeThreshold`;
-  /// never held while plugin code runs.
+  /// Guards `states`, `layeredCopies`, `updateLocks`, `decisions`, `decisionsVersion`, `overriddenSlots`,
+  /// `filled`, `shared` and `sharedStamps`; never held while plugin code runs.
   private let lock = KernelLock()
   /// Guards `rules`, whose evaluation runs plugins' builders (which may read ``ScopedState``s).
   private let rulesLock = KernelLock()
@@ -165,7 +165,8 @@ final class InjectionScope: @unchecked Sendable {  // mutable state is guarded b
       }
       return lock.withLock {
         // The owners this scope kept values for: fast reads may serve their process values again.
-        // (Their strong references are released after the locks, with the rest: see the purge.)
+        // (Their strong references are released after the locks, with the rest: an owner that lost its
+        // last other reference meanwhile dies there, and its deallocation may need this lock.)
         let owners = shared.values.compactMap(\.owner)
         for owner in owners { (owner as? any ScopeKeptValueOwner)?.scopeStoppedKeeping() }
         defer {
