@@ -107,7 +107,9 @@ extension InjectSelection {
       typeKeyed: .classesOnly(verb: InstanceVerb.ifNilOnce.description), reachesOptionals: true)
   }
 
-  /// Removes the injection of the selected properties: they behave as if never injected.
+  /// Removes the injection of the selected properties: they behave as if never injected — except that a
+  /// rejection naming a subclass of the declaring class removes that subclass's own injections only, so
+  /// the declaring class's injection shows through there (name the declaring class to empty them all).
   ///
   /// On a named binding (`Injection.inject(_:named:)`) it unbinds the name: the name's bindings are
   /// taken back — the app's and the modules' — and the properties with that name (and `resolve(_:named:)`)

@@ -169,7 +169,9 @@ public final class InjectionRules {
     changes.append(.injectEach(selection, builder))
   }
 
-  /// Records the rejection of the selected properties: they behave as if never injected.
+  /// Records the rejection of the selected properties: they behave as if never injected — except that a
+  /// rejection naming a subclass of the declaring class removes that subclass's own injections only, so
+  /// the declaring class's shows through there (``turnOff(_:)`` empties the property in those classes).
   public func reject(_ selection: PropertySelection) {
     noteRecording()
     changes.append(.reject(selection))
