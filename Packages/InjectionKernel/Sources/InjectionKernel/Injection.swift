@@ -1,3 +1,4 @@
+internal import InjectionReadSections
 import Synchronization
 
 /// The kernel's entry points: commit batches of rules, query the catalog, and inspect what is injected.
@@ -39,6 +40,13 @@ public enum Injection {
     validate: (InjectionPlan) throws -> Void
   ) throws -> InjectionPlan {
     try InjectionRules.checkNotRecording()
+    // Code the kernel runs while it commits (a filter, a builder, an onCommit action) committing in turn
+    // would wait for the lock its own thread holds: a typed error at that call rather than the lock's stop.
+    if RuleLog.shared.isHeldByCurrentThread {
+      throw InjectionError.commitDuringCommit(
+        running: PropertySelection.running.map { "the filter of the rule for \($0)" }
+          ?? "a filter, a builder, an onCommit action, or a deinit they cause")
+    }
     // The batch's own checks (`InjectionRules.validate(listingEmpty:_:)`) run after the entry point's;
     // the plan lists the empty properties any of them needs.
     let checks = rules.validations
@@ -156,8 +164,13 @@ public enum Injection {
 
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the
   /// values it reads from several properties all come from one configuration. `body` may run more than
-  /// once and must not commit.
+  /// once and must not commit: a commit inside it (or in a getter it runs) throws
+  /// ``InjectionError/commitInsideConsistentReads`` — it would change the configuration the body waits to
+  /// see stable, and the body would run again for ever.
   public static func withConsistentReads<Result>(_ body: () throws -> Result) rethrows -> Result {
+    let depth = ik_consistent_reads_get()
+    ik_consistent_reads_set(depth + 1)
+    defer { ik_consistent_reads_set(depth) }
     // On the committing thread (an onCommit action, a builder): its own commit is the one in progress, and
     // waiting for it to end would wait forever (found by review H69); its reads see its configuration.
     if RuleLog.shared.isHeldByCurrentThread { return try body() }

@@ -18,6 +18,15 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
   /// where `lets.inject(…)` was meant. It would have applied at once, apart from the batch, and stayed
   /// even if the batch failed.
   case commitWhileRecording
+  /// A commit was made inside ``Injection/withConsistentReads(_:)`` (in its body, or in a getter or a
+  /// factory a read there ran): the body runs until no commit lands while it reads, so its own commit
+  /// would make it run again for ever.
+  case commitInsideConsistentReads
+  /// A commit was made by code the kernel runs while it commits — a selection's `filter`, a builder given
+  /// to ``InjectionRules/add(to:builder:)``, an `onCommit` action, or a deinit they cause — which would
+  /// wait for the commit in progress on its own thread forever. `running` names that code (`the filter of
+  /// the rule for Inject: type Swift.String, in MyApp.Host, filtered`) as well as the kernel can tell.
+  case commitDuringCommit(running: String)
   /// A rule was recorded on a batch whose block has ended (``InjectionRules/checkNotEnded()``): the
   /// `lets` of an imperative block (or a dry run), of a module's `configure` or of an override's rules,
   /// kept and used after the block returned. The rule would apply nowhere.
@@ -65,6 +74,14 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
       return "A commit was made while a batch was being recorded (an Injection.imperative block, a module's "
         + "configure, an override's rules): it would apply at once, apart from the batch, and stay even if the "
         + "batch failed. Record the rule on the batch the block was given (lets.inject(…), not Injection.inject(…))."
+    case .commitInsideConsistentReads:
+      return "A commit was made inside Injection.withConsistentReads { … } (in its body, or in a getter or a factory "
+        + "a read there ran): the body runs again until no commit lands while it reads, so its own commit would "
+        + "make it run for ever. Commit before or after it."
+    case .commitDuringCommit(let running):
+      return "A commit was made by code that runs while the kernel commits (\(running)): it would wait for the "
+        + "commit in progress on its own thread forever. Commit before or after that commit (a plugin: in an "
+        + "afterCommit action)."
     }
   }
 }

@@ -12,6 +12,8 @@ __thread uintptr_t ik_reading_slot = 0;
 __thread uintptr_t ik_reading_inner_slot = 0;
 __thread long ik_recording_depth = 0;
 __thread long ik_telling_scope_end = 0;
+__thread long ik_consistent_reads_depth = 0;
+__thread uintptr_t ik_running_selection = 0;
 
 // The running fills (see include/FillFrames.h).
 #include "FillFrames.h"

@@ -58,8 +58,12 @@ public final class InjectionRules {
   /// kernel commit (ForcePlugin's `Injection.forceInject`): written inside an imperative block, a module's
   /// `configure` or an override's rules where the batch's verb was meant, it would apply apart from the
   /// batch and stay even if the batch failed — the mistake a commit there reports.
+  ///
+  /// Inside ``Injection/withConsistentReads(_:)`` it throws ``InjectionError/commitInsideConsistentReads``
+  /// instead: a change there would make the body run again for ever.
   public static func checkNotRecording() throws {
     if isRecordingOnThread { throw InjectionError.commitWhileRecording }
+    if ik_consistent_reads_get() > 0 { throw InjectionError.commitInsideConsistentReads }
   }
 
   /// Throws ``InjectionError/overrideScopeEnded`` when the calling task outlived its override scope (a

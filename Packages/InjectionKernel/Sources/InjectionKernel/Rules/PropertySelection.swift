@@ -1,3 +1,4 @@
+internal import InjectionReadSections
 import Synchronization
 
 /// Which marked properties a rule applies to: the properties of one plugin, narrowed by value type,
@@ -131,7 +132,7 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     if let valueType, !isSelectedType(property.valueType, valueType) { return false }
     if !classes.isEmpty, !classes.contains(where: { isSubclass(property.viewingClass, of: $0) }) { return false }
     if !names.isEmpty, !names.contains(property.name) { return false }
-    return predicates.allSatisfy { $0(property) }
+    return passesPredicates(property)
   }
 
   /// How deep below the declaring class the rule reaches for `property` (which it must match): the
@@ -201,8 +202,25 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   /// known before: they take a descriptor, which no property has until then).
   var isNarrowedByPredicatesAlone: Bool { !mayMatchNothing && !predicates.isEmpty && classes.isEmpty && names.isEmpty }
 
-  /// Whether `property` passes the selection's predicates.
-  func passesPredicates(_ property: PropertyDescriptor) -> Bool { predicates.allSatisfy { $0(property) } }
+  /// Whether `property` passes the selection's predicates. While they run, the calling thread notes which
+  /// selection they belong to: the kernel calls them while it commits (under its commit lock), and one
+  /// that calls back into the kernel is named in the stop that follows (found by review H82).
+  func passesPredicates(_ property: PropertyDescriptor) -> Bool {
+    guard !predicates.isEmpty else { return true }
+    return withUnsafePointer(to: self) { selection in
+      let outer = ik_running_selection_get()
+      ik_running_selection_set(UInt(bitPattern: selection))
+      defer { ik_running_selection_set(outer) }
+      return predicates.allSatisfy { $0(property) }
+    }
+  }
+
+  /// The selection whose predicates the calling thread is running (see ``passesPredicates(_:)``), if any.
+  static var running: PropertySelection? {
+    let bits = ik_running_selection_get()
+    guard bits != 0 else { return nil }
+    return UnsafePointer<PropertySelection>(bitPattern: bits)?.pointee
+  }
 
   /// Whether a property declared `propertyType` has the selected type: the same, or its optional when
   /// the selection includes optionals.

@@ -74,6 +74,29 @@ static inline __attribute__((always_inline)) void ik_telling_scope_end_set(long 
   ik_telling_scope_end = telling;
 }
 
+/// How many `Injection.withConsistentReads` bodies the calling thread is running (nested). A commit there
+/// would change the configuration the body waits to see stable, and the body would run again for ever.
+/// Only its own thread reads and writes it.
+extern __thread long ik_consistent_reads_depth;
+
+static inline __attribute__((always_inline)) long ik_consistent_reads_get(void) { return ik_consistent_reads_depth; }
+
+static inline __attribute__((always_inline)) void ik_consistent_reads_set(long depth) {
+  ik_consistent_reads_depth = depth;
+}
+
+/// The address of the `PropertySelection` whose `filter` predicates the calling thread is running, 0 when
+/// none: a predicate that calls back into the kernel while it commits is named in the stop that follows.
+/// Valid only while those predicates run (the caller sets it around them and restores it after). Only its
+/// own thread reads and writes it.
+extern __thread uintptr_t ik_running_selection;
+
+static inline __attribute__((always_inline)) uintptr_t ik_running_selection_get(void) { return ik_running_selection; }
+
+static inline __attribute__((always_inline)) void ik_running_selection_set(uintptr_t selection) {
+  ik_running_selection = selection;
+}
+
 /// Notes that the read ik_reading_begin returned `enclosing` for has ended.
 static inline __attribute__((always_inline)) void ik_reading_end(uintptr_t enclosing) {
   ik_reading_inner_slot = enclosing;
