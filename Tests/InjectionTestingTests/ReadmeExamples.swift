@@ -1,3 +1,4 @@
+import Foundation
 import InjectPlugin
 import InjectionKernel
 import InjectionTesting
@@ -103,4 +104,25 @@ struct ReadmeExamples {
       #expect(Report().stamp == "report of 2024-01-01")
     }
   }
+}
+
+@Test(.injecting { lets in try lets.inject(Clock.self).value(Clock(now: "on the thread")) })
+func aThreadRunsInTheContextItWasGiven() {
+  let seen = LockedState<[String]>([])
+  let done = DispatchSemaphore(value: 0)
+  @Sendable func deliver(_ stamp: String) {
+    seen.withLock { $0.append(stamp) }
+    done.signal()
+  }
+  let context = InjectionContext.current  // inside the scope
+  Thread { context.run { deliver(Report().stamp) } }.start()  // the scope's clock
+
+  Thread {
+    _ = processClock  // committed from a thread in no scope: the process's, as the other examples expect
+    deliver(Report().stamp)  // without the context: the process's clock
+  }.start()
+  done.wait()
+  done.wait()
+  #expect(Set(seen.withLock { $0 }) == ["report of on the thread", "report of now"])
+  #expect(context.isActive)
 }
