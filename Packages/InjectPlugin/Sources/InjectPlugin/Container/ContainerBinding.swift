@@ -31,6 +31,9 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
   private let building = BuildLock()
   /// How many live override scopes keep a value of their own for this binding.
   private let scopesKeeping = Atomic<Int>(0)
+  /// Where the binding was made: the child injector or override whose rules its factory's resolver
+  /// keeps resolving under (see ``Resolver``), or the process.
+  private let home = InjectionContext.current
 
   private enum Kept {
     case none
@@ -151,7 +154,7 @@ final class ContainerBinding<Value>: AnyContainerBinding, @unchecked Sendable {
 
   private func build(_ arguments: [Any]) throws -> Value {
     try ResolutionChain.building(ObjectIdentifier(self), named: display) {
-      let value = try make(Resolver(arguments: arguments))
+      let value = try make(Resolver(arguments: arguments, home: home))
       (value as? any InjectionCompletion)?.injectionDidComplete()
       return value
     }

@@ -23,7 +23,7 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
   /// modules, which removing the module could not bring back.
   case moduleRejectsAll(String)
   /// A child injector was used after ``ChildInjector/end()`` (its own, or that of the child it was made
-  /// from): its rules no longer apply anywhere.
+  /// from), or a ``Resolver`` one of its bindings' factories was given: its rules no longer apply anywhere.
   case childInjectorEnded
 
   /// A sentence for logs and test failures.
@@ -52,8 +52,9 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
         + "rules, which removing the module could not bring back. Reject the module's own selections instead "
         + "(lets.inject(…).reject()), or call Injection.rejectAllInjections() outside modules."
     case .childInjectorEnded:
-      return "The child injector was used after end() (its own, or that of the child injector it was made from): "
-        + "its rules no longer apply. Make a new child injector."
+      return "The child injector was used after end() (its own, or that of the child injector it was made from), "
+        + "or a resolver its bindings' factories were given was used after it ended: its rules no longer apply. "
+        + "Make a new child injector."
     }
   }
 

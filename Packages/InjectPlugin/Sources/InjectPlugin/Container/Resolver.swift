@@ -12,23 +12,46 @@ import InjectionKernel
 ///
 /// A value built for an `@Inject` property's read, or an eager singleton built at commit, gets no
 /// arguments.
+///
+/// A binding made in a child injector (or a test's override) resolves there: its factory's resolver,
+/// kept by the value and used later from outside that child — a coordinator that resolves its screens
+/// on demand — still resolves under the child's rules (called inside the child, or a scope within it,
+/// it resolves under the caller's, which include the child's), and throws
+/// ``ResolutionError/childInjectorEnded`` once the child has ended. A binding made in the process resolves
+/// under the rules of wherever it is called.
 public struct Resolver {
   /// The arguments the caller passed to `resolve`, in order (none for property reads).
   public let arguments: [Any]
+  /// Where the binding was made (see above).
+  private let home: InjectionContext
 
-  init(arguments: [Any]) { self.arguments = arguments }
+  init(arguments: [Any], home: InjectionContext) {
+    self.arguments = arguments
+    self.home = home
+  }
 
-  /// Resolves a dependency: what `Injection/resolve(_:named:arguments:)` returns. A dependency that
-  /// needs the value being built is a cycle, thrown as ``ResolutionError/cycle(_:)``.
+  /// Resolves a dependency: what `Injection/resolve(_:named:arguments:)` returns (under the rules
+  /// described above). A dependency that needs the value being built is a cycle, thrown as
+  /// ``ResolutionError/cycle(_:)``.
   public func resolve<Value>(_ type: Value.Type = Value.self, named name: String? = nil, arguments: Any...) throws
     -> Value
   {
-    try Resolution.resolve(type, named: name, arguments: arguments)
+    try atHome { try Resolution.resolve(type, named: name, arguments: arguments) }
   }
 
-  /// Every binding of `type`, in registration order (see `Injection/resolveAll(_:)`).
+  /// Every binding of `type`, in registration order (see `Injection/resolveAll(_:)`), under the rules
+  /// described above.
   public func resolveAll<Value>(_ type: Value.Type = Value.self) throws -> [Value] {
-    try Injection.resolveAll(type)
+    try atHome { try Injection.resolveAll(type) }
+  }
+
+  /// `body` where the binding was made, unless the caller runs there already (or in a scope within it,
+  /// whose rules are more specific). Found by review H82: a coordinator's resolver kept from a child
+  /// injector's factory resolved the parent's bindings when called outside the child.
+  private func atHome<Result>(_ body: () throws -> Result) throws -> Result {
+    if home.encloses(.current) { return try body() }
+    guard home.isActive else { throw ResolutionError.childInjectorEnded }
+    return try home.run(body)
   }
 
   /// The caller's argument at `index`, of type `type`.

@@ -22,6 +22,18 @@ public struct InjectionContext: Sendable {
   /// Whether the captured scope still applies (always `true` for the process).
   public var isActive: Bool { scope?.isActive ?? true }
 
+  /// Whether code running in `other` sees this context's rules beneath its own: `other` is this context,
+  /// or a scope begun inside it (the process encloses every context).
+  public func encloses(_ other: InjectionContext) -> Bool {
+    guard let scope else { return true }
+    var candidate = other.scope
+    while let inner = candidate {
+      if inner === scope { return true }
+      candidate = inner.parent
+    }
+    return false
+  }
+
   /// Runs `body` in the captured context: its reads, resolves and commits are those of that scope.
   public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
     try InjectionScope.$entered.withValue(scope, operation: body)
