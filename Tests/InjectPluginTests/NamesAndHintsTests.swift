@@ -184,3 +184,42 @@ private final class StopHost {
           + "stored, and its injection (getter) asked"), "\(stderr)")
   }
 }
+
+// Stops that said "nothing injected" while a rule was close (review H82).
+
+private final class OptionalRuleDependency: Sendable {}
+private final class OptionalRuleHost {
+  @Inject var dependency: OptionalRuleDependency
+}
+
+@Test func aReadThatARuleForTheOptionalTypeWasMeantForNamesThatRule() async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    try Injection.inject(OptionalRuleDependency?.self).value(OptionalRuleDependency())
+    _ = OptionalRuleHost().dependency
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  // Before: "…was read with nothing injected or stored: inject it with Injection.inject(…).value(…)".
+  #expect(
+    message.contains(
+      "a rule injects OptionalRuleDependency?, which selects the properties declared with that optional type (a "
+        + "rule for OptionalRuleDependency reaches both)"))
+}
+
+private final class IsolatedReadDependency: Sendable {}
+private final class IsolatedReadHost {
+  @Inject var dependency: IsolatedReadDependency
+}
+
+@Test func aReadInsideAScopeThatHidesTheProcesssInjectionSaysSo() async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    try Injection.inject(IsolatedReadDependency.self).value(IsolatedReadDependency())
+    _ = IsolatedReadHost().dependency  // the process's
+    try Injection.withIsolatedInjections {
+      try Injection.rejectAllInjections()  // in the scope only
+      _ = IsolatedReadHost().dependency
+    }
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  #expect(message.contains("IsolatedReadHost.dependency"))
+  #expect(message.contains("the read ran inside an override scope or a child injector, whose rules decide there"))
+}

@@ -23,7 +23,8 @@ extension PropertyDescriptor {
   public var missingValueMessage: String {
     let hint = markerType?.injectionHint(for: self) ?? "an injection"
     let failure = BuilderFailures.failure(for: self).map { "\($0); " } ?? ""
-    return "\(description) was read with nothing injected or stored: \(failure)\(fittingRuleNote)inject it with "
+    return "\(description) was read with nothing injected or stored: \(failure)\(fittingRuleNote)\(scopeNote)"
+      + "inject it with "
       + "\(hint), or assign it a value first (a didSet that uses oldValue reads the property before each "
       + "assignment)."
   }
@@ -37,10 +38,26 @@ extension PropertyDescriptor {
     guard let plugin, !RuleLog.shared.isHeldByCurrentThread, InjectionScope.current == nil else { return "" }
     let declared = MetadataAccess.optionalWrappedType(valueType) ?? valueType
     let types = RuleLog.shared.withCommitLock { $0.injectedTypesSelectedAlone(by: plugin) }
+    // A rule for the optional of a non-optional property's type (found by review H82: silent).
+    if MetadataAccess.optionalWrappedType(valueType) == nil,
+      let optional = types.first(where: { MetadataAccess.optionalWrappedType($0) == valueType })
+    {
+      return "a rule injects \(Injection.sourceSpelling(of: optional)), which selects the properties declared "
+        + "with that optional type (a rule for \(Injection.sourceSpelling(of: valueType)) reaches both); "
+    }
     guard let fitting = types.first(where: { $0 != declared && Injection.isConvertible($0, to: declared) == true })
     else { return "" }
     return "a rule injects \(Injection.sourceSpelling(of: fitting)), whose values fit it, but a rule by type "
       + "selects the properties declared with that very type; "
+  }
+
+  /// For a read inside an override scope or a child injector, a note that its rules decide there (a
+  /// rejection or `withIsolatedInjections` there hides the process's injections: found by review H82,
+  /// whose stop said "nothing injected" while the process had an injection); empty outside them.
+  private var scopeNote: String {
+    guard InjectionScope.current != nil else { return "" }
+    return "the read ran inside an override scope or a child injector, whose rules decide there (one that "
+      + "rejected the property, or isolates its injections, hides the process's); "
   }
 }
 
