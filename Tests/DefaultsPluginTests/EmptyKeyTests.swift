@@ -50,3 +50,22 @@ private final class EmptyArchivedKeySettings {
         #"DefaultsPluginTests/EmptyKeyTests.swift:14: Fatal error: @ArchivedDefaults(""): a key cannot be empty"#))
   }
 }
+
+private final class KeyClosureAsks {
+  @Defaults var nickname: String?
+}
+
+/// A key closure runs while the kernel commits: one that asks the kernel something needing the commit
+/// lock stops naming it (review H82: the stop spoke of builders and onCommit actions).
+@Test func aKeyClosureThatCallsTheKernelBackStopsNamingIt() async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    try Injection.injectDefaults(
+      in: KeyClosureAsks.self,
+      key: { property in
+        _ = Injection.isInjected(property)
+        return "asks.\(property.name)"
+      }, store: { _ in InMemoryDefaultsStore() })
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  #expect(message.contains("The key closure given to injectDefaults(key:) called the library back while the kernel"))
+}

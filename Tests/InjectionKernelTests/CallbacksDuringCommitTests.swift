@@ -118,5 +118,5 @@ private final class FilterAsksHost: @unchecked Sendable {  // marked properties 
     message.contains(
       "The filter of the rule for Tracked: type Swift.Int, in InjectionKernelTests.FilterAsksHost, filtered called "
         + "the library back while the kernel was committing"))
-  #expect(message.contains("Decide from the PropertyDescriptor the filter is given"))
+  #expect(message.contains("Decide from the PropertyDescriptor it is given"))
 }

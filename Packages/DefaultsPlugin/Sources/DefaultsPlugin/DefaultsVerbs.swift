@@ -37,13 +37,19 @@ extension InjectionRules {
     onCommit(DefaultsObservation.post)  // a property may read another store (or start reading one) now
     add(to: selection, intent: "Defaults.turnOn") { property in
       guard let marker = property.markerType as? any DefaultsMarker.Type else { return nil }
-      let ruleKey = key?(property) ?? property.name
+      let ruleKey =
+        key.map { key in
+          Injection.runningAppCode("the key closure given to injectDefaults(key:)") { key(property) }
+        } ?? property.name
       guard !ruleKey.isEmpty else {
         throw InjectionError.rejected(
           property: property.description,
           reason: "the rule's key closure chose an empty key, under which no store keeps a value")
       }
-      return try marker.makeInjection(for: property, ruleKey: ruleKey, ruleStore: store?(property))
+      let ruleStore = store.map { store in
+        Injection.runningAppCode("the store closure given to injectDefaults(store:)") { store(property) }
+      }
+      return try marker.makeInjection(for: property, ruleKey: ruleKey, ruleStore: ruleStore)
     }
   }
 

@@ -44,8 +44,7 @@ public enum Injection {
     // would wait for the lock its own thread holds: a typed error at that call rather than the lock's stop.
     if RuleLog.shared.isHeldByCurrentThread {
       throw InjectionError.commitDuringCommit(
-        running: PropertySelection.running.map { "the filter of the rule for \($0)" }
-          ?? "a filter, a builder, an onCommit action, or a deinit they cause")
+        running: PropertySelection.runningAppCode ?? "a filter, a builder, an onCommit action, or a deinit they cause")
     }
     // The batch's own checks (`InjectionRules.validate(listingEmpty:_:)`) run after the entry point's;
     // the plan lists the empty properties any of them needs.
@@ -160,6 +159,19 @@ public enum Injection {
   /// ```
   public static func releaseAfterTheCommit(_ value: Any) {
     RuleLog.shared.keepUntilUnlocked(value)
+  }
+
+  /// Runs `body`, app code that a plugin's builder calls while the kernel commits (a key closure given to
+  /// the plugin's verb), under `description` (`the key closure given to injectDefaults(key:)`): a call
+  /// back into the kernel from there that would wait for the commit names it in its stop, or in the
+  /// ``InjectionError/commitDuringCommit(running:)`` it throws.
+  public static func runningAppCode<Result>(_ description: String, _ body: () throws -> Result) rethrows -> Result {
+    try withUnsafePointer(to: description) { pointer in
+      let outer = ik_running_code_get()
+      ik_running_code_set(UInt(bitPattern: pointer))
+      defer { ik_running_code_set(outer) }
+      return try body()
+    }
   }
 
   /// Runs `body` until it ran without a commit installing injections at the same time, so that the

@@ -14,6 +14,7 @@ __thread long ik_recording_depth = 0;
 __thread long ik_telling_scope_end = 0;
 __thread long ik_consistent_reads_depth = 0;
 __thread uintptr_t ik_running_selection = 0;
+__thread uintptr_t ik_running_code = 0;
 
 // The running fills (see include/FillFrames.h).
 #include "FillFrames.h"

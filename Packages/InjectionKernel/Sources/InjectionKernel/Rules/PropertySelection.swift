@@ -222,6 +222,16 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
     return UnsafePointer<PropertySelection>(bitPattern: bits)?.pointee
   }
 
+  /// What app code the calling thread runs for the kernel's commit, as far as the kernel knows: a
+  /// selection's filter (`the filter of the rule for …`) or what a plugin named with
+  /// ``Injection/runningAppCode(_:_:)``; `nil` when neither.
+  static var runningAppCode: String? {
+    if let selection = running { return "the filter of the rule for \(selection)" }
+    let bits = ik_running_code_get()
+    guard bits != 0 else { return nil }
+    return UnsafePointer<String>(bitPattern: bits)?.pointee
+  }
+
   /// Whether a property declared `propertyType` has the selected type: the same, or its optional when
   /// the selection includes optionals.
   func isSelectedType(_ propertyType: Any.Type, _ selected: Any.Type) -> Bool {

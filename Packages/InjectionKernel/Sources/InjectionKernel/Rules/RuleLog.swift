@@ -70,14 +70,14 @@ final class RuleLog: @unchecked Sendable {  // `rules` and the counters are guar
   /// that stops the program with the reason instead.
   func withCommitLock<Result>(_ body: (RuleLog) throws -> Result) rethrows -> Result {
     if isHeldByCurrentThread {
-      if let selection = PropertySelection.running {
+      if let code = PropertySelection.runningAppCode {
         Injection.stop(
-          "The filter of the rule for \(selection) called the library back while the kernel was committing: a "
-            + "filter runs under the kernel's commit lock (when a commit plans, and when the kernel meets a property "
-            + "later: a generic specialization, a class loaded later), so a call that needs that lock — "
+          "\(code.prefix(1).uppercased() + code.dropFirst()) called the library back while the kernel was "
+            + "committing: it runs under the kernel's commit lock (when a commit plans, and when the kernel meets a "
+            + "property later: a generic specialization, a class loaded later), so a call that needs that lock — "
             + "Injection.resolve, Injection.isInjected, report(), a commit, or a first read of a marked property — "
-            + "would wait for itself forever. Decide from the PropertyDescriptor the filter is given (name, "
-            + "className, declaringClass, valueType) and do any other work before the commit.")
+            + "would wait for itself forever. Decide from the PropertyDescriptor it is given (name, className, "
+            + "declaringClass, valueType) and do any other work before the commit.")
       }
       Injection.stop(
         "The kernel's commit lock was asked for by the thread that holds it: code that runs during a commit "

@@ -97,6 +97,15 @@ static inline __attribute__((always_inline)) void ik_running_selection_set(uintp
   ik_running_selection = selection;
 }
 
+/// The address of a Swift `String` describing app code that a plugin's builder runs during a commit (a
+/// key closure), 0 when none: named, like a filter, in the stop of a call back into the kernel. Valid
+/// only while that code runs. Only its own thread reads and writes it.
+extern __thread uintptr_t ik_running_code;
+
+static inline __attribute__((always_inline)) uintptr_t ik_running_code_get(void) { return ik_running_code; }
+
+static inline __attribute__((always_inline)) void ik_running_code_set(uintptr_t code) { ik_running_code = code; }
+
 /// Notes that the read ik_reading_begin returned `enclosing` for has ended.
 static inline __attribute__((always_inline)) void ik_reading_end(uintptr_t enclosing) {
   ik_reading_inner_slot = enclosing;
