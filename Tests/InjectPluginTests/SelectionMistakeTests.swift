@@ -86,6 +86,17 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
 }
 
 @Suite struct SelectionMistakeTests {
+  @Test func anEmptyNameIsQuotedInTheError() throws {
+    // Before: "Inject: type Swift.Double, in …TimeoutHost, named " (review H82).
+    let unmatched = unmatchedSelection {
+      try Injection.inject(Double.self).declared(in: TimeoutHost.self).named("").value(3)
+    }
+    #expect(
+      unmatched?.selection
+        == "Inject: type Swift.Double, in InjectPluginTests.TimeoutHost, named \"\" (no property named \"\" in "
+        + "InjectPluginTests.TimeoutHost)")
+  }
+
   @Test func anIntForAnIntOptionalPropertyThrowsAndNamesTheType() throws {
     let error = injectionError { try Injection.inject(Int.self).declared(in: OptionalRetries.self).value(3) }
     #expect(

@@ -64,3 +64,22 @@ private func runtimeSpelling(_ type: Any.Type) -> String {
     #expect(!Injection.isNearMiss("Networking", of: "Notes"))
   }
 }
+
+private protocol SpelledRepository<Item> {
+  associatedtype Item
+}
+private protocol SpelledStore<Key, Value> {
+  associatedtype Key
+  associatedtype Value
+}
+
+@Test func constrainedExistentialsAreNamedAsWritten() {
+  // Before: `any InjectionKernelTests.SpelledRepository<Self.InjectionKernelTests.SpelledRepository.Item ==
+  // Swift.String>` (review H82).
+  #expect(
+    Injection.typeName((any SpelledRepository<String>).self)
+      == "any InjectionKernelTests.SpelledRepository<Swift.String>")
+  #expect(
+    Injection.typeName((any SpelledStore<String, [Int]>).self)
+      == "any InjectionKernelTests.SpelledStore<Swift.String, Swift.Array<Swift.Int>>")
+}

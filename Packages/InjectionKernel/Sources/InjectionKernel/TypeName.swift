@@ -13,7 +13,9 @@ extension Injection {
     if let known = TypeSpelling.names.withLock({ $0[key] }) { return known }
     let name =
       ContextDescriptor(of: type)?.plainQualifiedName
-      ?? TypeSpelling.withoutAnonymousContexts(_typeName(type, qualified: true))
+      ?? TypeSpelling.withoutSameTypeRequirements(
+        TypeSpelling.withoutPrivateDiscriminators(
+          TypeSpelling.withoutAnonymousContexts(_typeName(type, qualified: true))))
     TypeSpelling.names.withLock { $0[key] = name }
     return name
   }
@@ -64,6 +66,53 @@ enum TypeSpelling {
     // A trailing `.` is left when an anonymous context closed the name (never for a type's name).
     if result.last == UInt8(ascii: ".") { result.removeLast() }
     return String(decoding: result, as: UTF8.self)
+  }
+
+  /// `name` with a constrained existential's arguments as written in source: the runtime prints
+  /// `any Module.Repository<Swift.String>` as `any Module.Repository<Self.Module.Repository.Item ==
+  /// Swift.String>` (found by review H82); each `Self.… == ` is dropped.
+  static func withoutSameTypeRequirements(_ name: String) -> String {
+    guard name.contains("<Self.") else { return name }
+    var result = ""
+    var rest = Substring(name)
+    while let start = rest.firstRange(of: "Self.") {
+      // Only a requirement's left side: `Self.` right after `<` or `, `, up to ` == `.
+      let before = rest[..<start.lowerBound]
+      guard before.hasSuffix("<") || before.hasSuffix(", "),
+        let equals = rest[start.upperBound...].firstRange(of: " == ")
+      else {
+        result += rest[..<start.upperBound]
+        rest = rest[start.upperBound...]
+        continue
+      }
+      result += before
+      rest = rest[equals.upperBound...]
+    }
+    return result + rest
+  }
+
+  /// `name` without the discriminators of private declarations: the runtime prints a private protocol of a
+  /// constrained existential as `(Repository in _447F612FD1373A86B6F4167EB8315DDB)`; that is `Repository`.
+  static func withoutPrivateDiscriminators(_ name: String) -> String {
+    guard name.contains(" in _") else { return name }
+    var result = ""
+    var rest = Substring(name)
+    while let marker = rest.firstRange(of: " in _") {
+      let before = rest[..<marker.lowerBound]
+      let after = rest[marker.upperBound...]
+      let digits = after.prefix { $0.isHexDigit }
+      guard let open = before.lastIndex(of: "("), digits.count >= 16,
+        after.dropFirst(digits.count).first == ")",
+        before[before.index(after: open)...].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+      else {
+        result += rest[..<marker.upperBound]
+        rest = rest[marker.upperBound...]
+        continue
+      }
+      result += before[..<open] + before[before.index(after: open)...]
+      rest = after.dropFirst(digits.count + 1)
+    }
+    return result + rest
   }
 
   private static func firstAnonymousContext(in bytes: [UInt8], from start: Int) -> Int? {

@@ -147,7 +147,7 @@ extension InjectSelection {
     let display = bindingDisplay
     return { _ in
       guard let value = Implementation() as? Value else {
-        Injection.stop("\(Injection.typeName(Implementation.self)) was checked to be a \(display), but is not.")
+        Injection.stop("\(Injection.typeName(Implementation.self)) was checked to convert to \(display), but does not.")
       }
       return value
     }

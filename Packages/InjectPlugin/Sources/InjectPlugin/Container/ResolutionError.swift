@@ -40,7 +40,7 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
       return "Cannot bind \(boundType) to \(implementation): \(implementation) neither conforms to nor inherits "
         + "from \(boundType)."
     case .cannotCheckConversion(let implementation, let boundType):
-      return "Cannot check that \(implementation) is a \(boundType) without a value: bind it with a closure, "
+      return "Cannot check that \(implementation) converts to \(boundType) without a value: bind it with a closure, "
         + "such as .provider { _ in \(implementation)() }, which the compiler checks."
     case .missingArgument(let index, let expected, let given):
       let passed = given.isEmpty ? "none" : given.joined(separator: ", ")

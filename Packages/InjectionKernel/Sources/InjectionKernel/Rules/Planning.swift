@@ -348,7 +348,8 @@ extension Injection {
     guard !classes.isEmpty else { return nil }
     for name in selection.namedProperties.sorted() {
       if !isKnown(name, in: classes, of: selection.plugin, in: index) {
-        return " (no property named \(name) in \(classes.map { Injection.typeName($0) }.joined(separator: ", ")))"
+        let shown = name.isEmpty ? "\"\"" : name
+        return " (no property named \(shown) in \(classes.map { Injection.typeName($0) }.joined(separator: ", ")))"
       }
     }
     return nil

@@ -325,7 +325,10 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
       parts.append("type \(Injection.typeName(valueType))" + (includesOptionals ? " (or its optional)" : ""))
     }
     if !classes.isEmpty { parts.append("in " + classes.map { Injection.typeName($0) }.joined(separator: ", ")) }
-    if !names.isEmpty { parts.append("named " + names.sorted().joined(separator: ", ")) }
+    // An empty name is shown as `""` (found by review H82: "named ." read as a typo of the message).
+    if !names.isEmpty {
+      parts.append("named " + names.sorted().map { $0.isEmpty ? "\"\"" : $0 }.joined(separator: ", "))
+    }
     if !predicates.isEmpty { parts.append("filtered") }
     return "\(plugin): " + (parts.isEmpty ? "all" : parts.joined(separator: ", "))
   }
