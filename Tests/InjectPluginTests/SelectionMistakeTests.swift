@@ -86,6 +86,17 @@ private func injectionError(_ body: () throws -> Void) -> InjectionError? {
 }
 
 @Suite struct SelectionMistakeTests {
+  @Test func aNameNoPropertyHasPointsAtTheBindingForResolve() throws {
+    // A Swinject habit: `.named("…")` written for `resolve(_:named:)`, which `inject(_:named:)` binds.
+    let unmatched = unmatchedSelection {
+      try Injection.inject(WidenLogger.self).named("nameNoPropertyHasAnywhere").value(WidenLogger(name: "a"))
+    }
+    #expect(
+      unmatched?.nearMisses.last
+        == "Injection.inject(WidenLogger.self, named: \"nameNoPropertyHasAnywhere\") binds the name for "
+        + "resolve(_:named:) even where no property has it")
+  }
+
   @Test func anEmptyNameIsQuotedInTheError() throws {
     // Before: "Inject: type Swift.Double, in …TimeoutHost, named " (review H82).
     let unmatched = unmatchedSelection {

@@ -112,7 +112,19 @@ public struct InjectSelection<Value> {
     reassertNamedBindings(in: batch)
     if let bindingName { batch.namedBindings.note(replay, for: Value.self, name: bindingName) }
     if let afterCommit { batch.afterCommit(afterCommit) }
-    return rules == nil ? try Injection.commit(batch) : nil
+    guard rules == nil else { return nil }
+    do {
+      return try Injection.commit(batch)
+    } catch InjectionError.selectionMatchesNothing(let description, let nearMisses)
+      where bindingName == nil && key?.classes.isEmpty == true && key?.names.count == 1
+    {
+      // `inject(T.self).named("x")` written for a binding `resolve(_:named:)` finds (found by review H82).
+      let name = key?.names.sorted().first ?? ""
+      let binding =
+        "Injection.inject(\(Injection.metatypeExpression(of: Value.self)), named: \"\(name)\") binds the name for "
+        + "resolve(_:named:) even where no property has it"
+      throw InjectionError.selectionMatchesNothing(selection: description, nearMisses: nearMisses + [binding])
+    }
   }
 
   /// Records (or commits) the rejection of the selection. For a named binding (``Injection/inject(_:named:)``)
