@@ -413,3 +413,26 @@ private final class Asked: Sendable {
     #expect(try SelfFilling(injector: injector).network === network)
   }
 }
+
+private final class DecidingFillsItsOwnClass {
+  var name: String?
+}
+
+/// A decision closure that fills an instance of the class it decides for asks itself again: before, that
+/// recursed until the stack overflowed, with no message (review H85).
+@Test func aDecisionThatFillsItsOwnClassStopsNamingTheProperty() async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let injector = ForceInjector()
+    try injector.forceInject { property in
+      guard property.isDeclared(in: DecidingFillsItsOwnClass.self) else { return .skip }
+      _ = try? injector.fill(DecidingFillsItsOwnClass())
+      return .value("x")
+    }
+    try injector.fill(DecidingFillsItsOwnClass())
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  #expect(
+    message.contains(
+      "ForcePluginTests.DecidingFillsItsOwnClass.name: Swift.Optional<Swift.String> was asked of its force rule "
+        + "again while the rule's decision closure was deciding it"))
+}

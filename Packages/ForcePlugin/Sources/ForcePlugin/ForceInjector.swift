@@ -29,6 +29,8 @@ public final class ForceInjector: Sendable {
     let key: String?
     let decide: @Sendable (ForceProperty) -> ForceDecision
     private let answers = LockedState<[ForceProperty: ForceDecision]>([:])
+    /// The threads running the closure for each property now (see ``answer(for:)``).
+    private let deciding = LockedState<[ForceProperty: Set<UInt>]>([:])
 
     init(scope: [AnyClass], key: String?, decide: @escaping @Sendable (ForceProperty) -> ForceDecision) {
       self.scope = scope.map(ObjectIdentifier.init)
@@ -51,9 +53,26 @@ public final class ForceInjector: Sendable {
 
     /// The closure's answer for `property`, asked once and remembered. The closure runs outside the lock
     /// (it may use the injector); two threads meeting a property first at once may both ask, and the
-    /// first answer stored is the one every fill uses.
+    /// first answer stored is the one every fill uses. The closure asking for the same property on its own
+    /// thread (it fills an instance of the class it decides for) is a cycle that would recurse until the
+    /// stack overflows: it stops naming the property instead (found by review H85: a crash with no message).
     func answer(for property: ForceProperty) -> ForceDecision {
       if let known = answers.withLock({ $0[property] }) { return known }
+      let thread = currentThreadNumber()
+      let reentered = deciding.withLock { !$0[property, default: []].insert(thread).inserted }
+      if reentered {
+        Injection.stop(
+          "\(property.description) was asked of its force rule again while the rule's decision closure was deciding "
+            + "it, on the same thread: the closure filled (or planned a fill of) an instance of the class it decides "
+            + "for, which asks it again — a cycle. Decide from the ForceProperty alone, and fill instances after "
+            + "forceInject returns.")
+      }
+      defer {
+        deciding.withLock { deciding in
+          deciding[property]?.remove(thread)
+          if deciding[property]?.isEmpty == true { deciding[property] = nil }
+        }
+      }
       let fresh = decide(property)
       return answers.withLock { answers in
         if let known = answers[property] { return known }
