@@ -85,8 +85,6 @@ public final class InjectionRules {
   private var wasHandedOut = false
   /// Whether rules recorded now would apply nowhere.
   private var isSealed: Bool { isEnded && wasHandedOut }
-  /// Whether a late recording was reported already (once per batch).
-  private var reportedLateRecording = false
 
   /// Marks the batch's use over: what is recorded on it from now on applies nowhere, when it was handed to
   /// a block (see ``checkNotEnded()``). A commit that applies it calls this; a plugin's dry-run entry point
@@ -98,16 +96,17 @@ public final class InjectionRules {
   /// run, a module's `configure`, an override's rules) and then committed, or its dry run is over: a verb called on
   /// it later (the block's `lets`, saved and used after the block returned) would record a rule that
   /// applies nowhere. A plugin's throwing verbs call it before recording; the kernel's own recording
-  /// methods, which cannot throw, write a warning to standard error instead.
+  /// methods, which cannot throw, stop the program at that call with the same message.
   public func checkNotEnded() throws {
     if isSealed { throw InjectionError.batchEnded }
   }
 
-  /// Warns, once per batch, that something is being recorded on a sealed batch.
+  /// Stops the program when something is being recorded on a sealed batch: the rule would apply nowhere,
+  /// and the property would stop later, far from this call (found by review H85: a warning on standard
+  /// error, once per batch, and the call went on).
   private func noteRecording() {
-    guard isSealed, !reportedLateRecording else { return }
-    reportedLateRecording = true
-    Injection.writeToStandardError("DeluxeInjection: " + InjectionError.batchEnded.description)
+    guard isSealed else { return }
+    Injection.stop(InjectionError.batchEnded.description)
   }
 
   /// Runs `record` with this batch, as code that hands a batch to its user does (an imperative block, a
