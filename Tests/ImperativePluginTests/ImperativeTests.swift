@@ -226,6 +226,16 @@ private final class IncompleteModule: InjectionModule {
     #expect(throws: InjectionError.self) {  // a scope naming nothing is a mistake everywhere
       _ = try Injection.childInjector { lets in lets.checkCompleteness(inModules: "NoSuchModule") }
     }
+    // Also with `skipChecks()`, in either order, in a block or another batch (review H85: it hid the typo).
+    for skipFirst in [true, false] {
+      let typo: (InjectionRules) -> Void = { lets in
+        if skipFirst { lets.skipChecks() }
+        lets.checkCompleteness(inModules: "ImperativePluginTest")
+        if !skipFirst { lets.skipChecks() }
+      }
+      #expect(throws: InjectionError.self) { try Injection.imperative(typo) }
+      #expect(throws: InjectionError.self) { _ = try Injection.childInjector(typo) }
+    }
     try Injection.withIsolatedInjections {
       let lets = InjectionRules()
       lets.checkCompleteness(in: CheckedEverywhereHost.self)
@@ -635,10 +645,17 @@ private final class IncompleteModule: InjectionModule {
     #expect(dry.scopeMatchingNothing.count == 1)
     #expect(dry.error == dry.scopeMatchingNothing.first)
     #expect(dry.description.contains("scope matches nothing: No marked property matches the completeness scope"))
-    // skipChecks() turns the check, and so its scope, off.
+    // skipChecks() turns the check off, but a scope naming nothing is still a mistake: before, it turned
+    // the scope off too, and a shared setup's skipChecks() hid a test's typo (review H85).
+    #expect(throws: InjectionError.self) {
+      try Injection.imperative { lets in
+        lets.skipChecks()
+        lets.checkCompleteness(in: UnmarkedScopeHost.self)
+      }
+    }
     try Injection.imperative { lets in
       lets.skipChecks()
-      lets.checkCompleteness(in: UnmarkedScopeHost.self)
+      lets.checkCompleteness(in: MarkedScopeHost.self)  // its empty properties are not checked
     }
   }
 
