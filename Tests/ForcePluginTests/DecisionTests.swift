@@ -436,3 +436,48 @@ private final class DecidingFillsItsOwnClass {
       "ForcePluginTests.DecidingFillsItsOwnClass.name: Swift.Optional<Swift.String> was asked of its force rule "
         + "again while the rule's decision closure was deciding it"))
 }
+
+private final class LooseReferenceHost {
+  var object: AnyObject?
+  var strongObject: AnyObject = LooseReferenceHost.Marker()
+  var count: Int?
+  final class Marker: Sendable {}
+}
+
+/// A value of a value type is not stored in an `AnyObject` field in a box Swift makes for it, and the
+/// `nil` of an unrelated optional type is not a value for an optional field (review H85: both were
+/// accepted; `weak` and `unowned` fields already refused the first).
+@Test func valuesThatOnlyACastsBoxOrANilFitsAreRefused() throws {
+  let injector = ForceInjector()
+  #expect(throws: ForceError.self) {
+    try injector.forceInject(in: LooseReferenceHost.self) { $0.name == "object" ? .value(42) : .skip }
+  }
+  #expect(throws: ForceError.self) {
+    try injector.forceInject(in: LooseReferenceHost.self) { $0.name == "strongObject" ? .value("text") : .skip }
+  }
+  #expect(throws: ForceError.self) {
+    try injector.forceInject(in: LooseReferenceHost.self) { $0.name == "count" ? .value(String?.none as Any) : .skip }
+  }
+  let box = ServiceBox()
+  box.register(42, as: "object")
+  let host = LooseReferenceHost()
+  let report = box.fill(host)
+  #expect(host.object == nil)
+  guard case .typeMismatch = report.skipReason(for: "object") else {
+    Issue.record("expected a type mismatch in \(report)")
+    return
+  }
+  // What fits still does: an object, and the nil of the field's own type or a type-erased one.
+  let marker = LooseReferenceHost.Marker()
+  try injector.forceInject(in: LooseReferenceHost.self) { property in
+    switch property.name {
+    case "object": .value(marker)
+    case "count": .value(Int?.none as Any)
+    default: .skip
+    }
+  }
+  host.count = 3
+  try injector.fill(host)
+  #expect(host.object === marker)
+  #expect(host.count == nil)
+}

@@ -71,11 +71,31 @@ private func fieldAddress(_ object: AnyObject, _ offset: Int) -> UnsafeMutableRa
   Unmanaged.passUnretained(object).toOpaque() + offset
 }
 
+/// Whether `value` fits a field of type `Field` as itself: for a field of a reference type (`AnyObject`, a
+/// class), a value of a value type would be stored in a box Swift makes for it (`42 as AnyObject`), which
+/// `weak` and `unowned` fields already refuse (found by review H85).
+private func fitsAsItself<Field>(_ value: Any, in field: Field.Type) -> Bool {
+  // `AnyObject` is the one reference type a value type casts to (a class-bound protocol has no value
+  // types among its conformers, and a class is no value type).
+  guard ObjectIdentifier(Field.self) == ObjectIdentifier(AnyObject.self) else { return true }
+  return isNilOptional(value) || isClassInstance(value)
+}
+
+/// Whether `value` is the `nil` of an optional type unrelated to a `Wrapped?` field's (`String?.none` for an
+/// `Int?` field: Swift casts any `nil` to any optional type; found by review H85). A type-erased `nil`
+/// (`Any?`, `AnyObject?`) and one of a related type (a subclass, a superclass, a protocol) fit.
+private func isForeignNil<Wrapped>(_ value: Any, for wrapped: Wrapped.Type) -> Bool {
+  guard let type = Injection.wrappedType(ofOptional: Swift.type(of: value)), isNilOptional(value) else { return false }
+  let erased = [ObjectIdentifier(wrapped), ObjectIdentifier(Any.self), ObjectIdentifier(AnyObject.self)]
+  guard !erased.contains(ObjectIdentifier(type)) else { return false }
+  return Injection.isConvertible(type, to: wrapped) == false && Injection.isConvertible(wrapped, to: type) == false
+}
+
 /// A plain (strong) field of type `Value`.
 struct StrongField<Value>: FieldAccess {
   let offset: Int
 
-  func accepts(_ value: Any) -> Bool { value is Value }
+  func accepts(_ value: Any) -> Bool { value is Value && fitsAsItself(value, in: Value.self) }
 
   func store(_ value: Any, in object: AnyObject) {
     guard let typed = value as? Value else { return }
@@ -91,7 +111,9 @@ struct StrongField<Value>: FieldAccess {
 struct OptionalField<Wrapped>: FieldAccess {
   let offset: Int
 
-  func accepts(_ value: Any) -> Bool { value is Wrapped? }
+  func accepts(_ value: Any) -> Bool {
+    value is Wrapped? && fitsAsItself(value, in: Wrapped.self) && !isForeignNil(value, for: Wrapped.self)
+  }
 
   func store(_ value: Any, in object: AnyObject) {
     guard let typed = value as? Wrapped? else { return }
