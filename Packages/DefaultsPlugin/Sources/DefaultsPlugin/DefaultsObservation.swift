@@ -31,8 +31,9 @@ extension DefaultsProjection where Value: Sendable {
   /// of the process, every write to an ``InMemoryDefaultsStore``, and on Apple platforms every
   /// `UserDefaults.didChangeNotification` (Linux's `UserDefaults` posts none, so a change made by calling
   /// `UserDefaults` directly is seen only with the next of the others). Equal successive values are
-  /// reported once. It does not keep the instance alive: the sequence ends when the instance is
-  /// deallocated or the iterating task is cancelled.
+  /// reported once. Each element is the value when the iteration asks for it: writes faster than the
+  /// loop give only the newest of them. It does not keep the instance alive: the sequence ends when the
+  /// instance is deallocated or the iterating task is cancelled.
   public var values: DefaultsValues<Value> { DefaultsValues(read: read, same: same) }
 }
 
