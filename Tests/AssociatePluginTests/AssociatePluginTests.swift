@@ -392,3 +392,21 @@ extension Player {
           + "are rejected; call Injection.injectAssociate() to turn them on"))
   }
 }
+
+private final class CopiesAsAString: NSObject, NSCopying, @unchecked Sendable {  // immutable
+  func copy(with zone: NSZone? = nil) -> Any { NSString(string: "a string") }
+}
+private final class CopyingOwner {}
+extension CopyingOwner {
+  final class Note: CopyAssociated<CopyingOwner, CopiesAsAString> {}
+}
+
+/// A copy of another type stops naming that type (review H85: the message named only the type it is not).
+@Test func aCopyOfAnotherTypeStopsNamingTheCopysType() async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    CopyingOwner.Note[CopyingOwner()] = CopiesAsAString()
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  #expect(message.contains("AssociatePluginTests.CopiesAsAString is a "))
+  #expect(message.contains("String, no AssociatePluginTests.CopiesAsAString"))
+}

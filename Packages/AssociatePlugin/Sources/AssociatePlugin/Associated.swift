@@ -81,13 +81,16 @@ open class WeaklyAssociated<Owner: AnyObject, Object: AnyObject>: AssociatedProp
     /// A copy of `newValue`.
     open override class func storedForm(of newValue: Object?) -> Object? {
       guard let newValue else { return nil }
-      if let copy = newValue.copy(with: nil) as? Object { return copy }
+      let copy = newValue.copy(with: nil)
+      if let copy = copy as? Object { return copy }
       if let mutable = newValue as? any NSMutableCopying, let copy = mutable.mutableCopy(with: nil) as? Object {
         return copy
       }
+      // The copy's own type too (found by review H85: the message named only the type it is not).
       Injection.stop(
-        "\(property.description) was set, but a copy of \(Injection.typeName(type(of: newValue))) is no "
-          + "\(Injection.typeName(Object.self)): declare the property with the type its copy has")
+        "\(property.description) was set, but a copy of \(Injection.typeName(type(of: newValue))) is a "
+          + "\(Injection.typeName(type(of: copy))), no \(Injection.typeName(Object.self)): declare the property "
+          + "with the type its copy has")
     }
   }
 #endif
