@@ -221,5 +221,19 @@ private final class IsolatedReadHost {
   }
   let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
   #expect(message.contains("IsolatedReadHost.dependency"))
-  #expect(message.contains("the read ran inside an override scope or a child injector, whose rules decide there"))
+  #expect(message.contains("the process injects it, but the read ran inside an override scope or a child injector"))
+}
+
+private final class NeverInjectedInScopeDependency: Sendable {}
+private final class NeverInjectedInScopeHost {
+  @Inject var dependency: NeverInjectedInScopeDependency
+}
+
+@Test func aReadInsideAScopeOfAPropertyTheProcessDoesNotInjectHasNoScopeNote() async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    Injection.withIsolatedInjections { _ = NeverInjectedInScopeHost().dependency }
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  #expect(message.contains("NeverInjectedInScopeHost.dependency"))
+  #expect(!message.contains("override scope"))  // before: a note that misled (review H84)
 }

@@ -61,3 +61,57 @@ private final class ProcessCoordinator: @unchecked Sendable {  // immutable; a R
   child.end()
   #expect(try fromChild.resolver.resolve(ProcessScreen.self).name == "process")
 }
+
+private final class EndedHomeScreen: Sendable {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+private final class EndedHomeCoordinator: @unchecked Sendable {  // immutable; a Resolver is not Sendable
+  let resolver: Resolver
+  init(_ resolver: Resolver) { self.resolver = resolver }
+}
+
+@Test func aResolverOfAnEndedChildThrowsAlsoInTheChildsOwnContext() throws {
+  try Injection.inject(EndedHomeScreen.self).value(EndedHomeScreen("parent"))
+  let child = try Injection.childInjector { lets in
+    try lets.inject(EndedHomeScreen.self).value(EndedHomeScreen("child"))
+    try lets.inject(EndedHomeCoordinator.self).singleton { resolver in EndedHomeCoordinator(resolver) }
+  }
+  let (coordinator, context) = try child.run {
+    (try Injection.resolve(EndedHomeCoordinator.self), InjectionContext.current)
+  }
+  child.end()
+  #expect(throws: ResolutionError.childInjectorEnded) { try coordinator.resolver.resolve(EndedHomeScreen.self) }
+  // Before: "parent" — the ended child's own context took the shortcut for callers inside it (review H84).
+  #expect(throws: ResolutionError.childInjectorEnded) {
+    try context.run { try coordinator.resolver.resolve(EndedHomeScreen.self) }
+  }
+}
+
+private final class EndingDuringCallScreen: Sendable {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+private final class EndingDuringCallCoordinator: @unchecked Sendable {  // immutable; a Resolver is not Sendable
+  let resolver: Resolver
+  init(_ resolver: Resolver) { self.resolver = resolver }
+}
+
+@Test func aChildThatEndsWhileAKeptResolverResolvesMakesTheCallThrow() throws {
+  let ending = LockedState<ChildInjector?>(nil)
+  try Injection.inject(EndingDuringCallScreen.self).provider { _ in
+    ending.withLock { $0 }?.end()  // the child ends while the call runs
+    return EndingDuringCallScreen("parent")
+  }
+  let child = try Injection.childInjector { lets in
+    try lets.inject(EndingDuringCallCoordinator.self).singleton { resolver in EndingDuringCallCoordinator(resolver) }
+  }
+  let coordinator = try child.resolve(EndingDuringCallCoordinator.self)
+  ending.withLock { $0 = child }
+  // Before: the parent's screen, built after the child had ended (review H84).
+  #expect(throws: ResolutionError.childInjectorEnded) {
+    try coordinator.resolver.resolve(EndingDuringCallScreen.self)
+  }
+}

@@ -94,7 +94,7 @@ private final class FilterCommitOther: @unchecked Sendable {  // marked properti
     return
   }
   #expect(
-    running == "the filter of the rule for Tracked: type Swift.Int, in InjectionKernelTests.FilterCommitHost, filtered")
+    running == "the filter of the rule (Tracked: type Swift.Int, in InjectionKernelTests.FilterCommitHost, filtered)")
   #expect("\(error)".contains("it would wait for the commit in progress on its own thread forever"))
 }
 
@@ -116,7 +116,67 @@ private final class FilterAsksHost: @unchecked Sendable {  // marked properties 
   // Before: "The kernel's commit lock was asked for by the thread that holds it: … (a builder given to …)".
   #expect(
     message.contains(
-      "The filter of the rule for Tracked: type Swift.Int, in InjectionKernelTests.FilterAsksHost, filtered called "
+      "The filter of the rule (Tracked: type Swift.Int, in InjectionKernelTests.FilterAsksHost, filtered) called "
         + "the library back while the kernel was committing"))
   #expect(message.contains("Decide from the PropertyDescriptor it is given"))
+}
+
+@Test func aRestoreInsideWithConsistentReadsStopsInsteadOfRunningTheBodyForever() async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    alarm(20)
+    let saved = Injection.snapshot()
+    Injection.withConsistentReads { Injection.restore(saved) }  // before: the body ran for ever (review H84)
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  #expect(message.hasPrefix("Injection.restore(_:) was called inside Injection.withConsistentReads"))
+}
+
+private final class CommittedElsewhereHost: @unchecked Sendable {  // marked properties only
+  @Tracked var value: Int?
+}
+
+@Test func aBodyThatACommitMeetsEveryTimeStopsSayingWhy() async {
+  // The body hands a commit to another thread and waits for it, so one lands during every run (before: it
+  // ran for ever, review H84).
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    alarm(60)
+    let asked = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      var round = 0
+      while true {
+        asked.wait()
+        round += 1
+        let rules = InjectionRules()
+        TrackedPlugin.inject(Int?(round), into: CommittedElsewhereHost.self, rules: rules)
+        _ = try? Injection.commit(rules)
+        done.signal()
+      }
+    }.start()
+    Injection.withConsistentReads {
+      _ = CommittedElsewhereHost().value
+      asked.signal()
+      done.wait()
+    }
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  #expect(message.contains("ran its body 10000 times and a commit landed during every run"))
+}
+
+private final class InnerCodeHost: @unchecked Sendable {  // marked properties only
+  @Tracked var value: Int
+}
+
+@Test func appCodeNamedInsideAFilterIsTheOneTheStopNames() async {
+  let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let rules = InjectionRules()
+    rules.add(
+      PropertyInjection<Int>(read: .value(5), summary: "five"),
+      to: PropertySelection(plugin: TrackedPlugin.id).ofType(Int.self).declared(in: InnerCodeHost.self).filter {
+        property in Injection.runningAppCode("the inner code") { Injection.isInjected(property) }
+      })
+    try Injection.commit(rules)
+  }
+  let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+  #expect(message.hasPrefix("The inner code called the library back"))  // before: the filter (review H84)
 }

@@ -6,6 +6,9 @@ import Synchronization
 /// Plugins add their own verbs to this namespace and to ``InjectionRules`` in extensions
 /// (`Injection.inject(Settings.self)…`, `Injection.injectLazy()`).
 public enum Injection {
+  /// How many runs of a ``withConsistentReads(_:)`` body in a row may each meet a commit before it stops.
+  static let consistentReadsRunLimit = 10_000
+
   /// Odd while a commit installs its injections; see ``withConsistentReads(_:)``.
   static let configurationVersion = Atomic<UInt>(0)
 
@@ -167,9 +170,15 @@ public enum Injection {
   /// ``InjectionError/commitDuringCommit(running:)`` it throws.
   public static func runningAppCode<Result>(_ description: String, _ body: () throws -> Result) rethrows -> Result {
     try withUnsafePointer(to: description) { pointer in
-      let outer = ik_running_code_get()
+      // The innermost mark is the only one set: a filter is not running inside this code (see
+      // `PropertySelection.passesPredicates`; found by review H84: the outer filter was named).
+      let (outer, outerSelection) = (ik_running_code_get(), ik_running_selection_get())
       ik_running_code_set(UInt(bitPattern: pointer))
-      defer { ik_running_code_set(outer) }
+      ik_running_selection_set(0)
+      defer {
+        ik_running_code_set(outer)
+        ik_running_selection_set(outerSelection)
+      }
       return try body()
     }
   }
@@ -179,6 +188,9 @@ public enum Injection {
   /// once and must not commit: a commit inside it (or in a getter it runs) throws
   /// ``InjectionError/commitInsideConsistentReads`` — it would change the configuration the body waits to
   /// see stable, and the body would run again for ever.
+  ///
+  /// A body during each of whose runs a commit lands, 10,000 times in a row, stops the program saying so:
+  /// it most likely commits, or waits for a commit, through another thread.
   public static func withConsistentReads<Result>(_ body: () throws -> Result) rethrows -> Result {
     let depth = ik_consistent_reads_get()
     ik_consistent_reads_set(depth + 1)
@@ -186,12 +198,22 @@ public enum Injection {
     // On the committing thread (an onCommit action, a builder): its own commit is the one in progress, and
     // waiting for it to end would wait forever (found by review H69); its reads see its configuration.
     if RuleLog.shared.isHeldByCurrentThread { return try body() }
+    var runs = 0
     while true {
       let before = configurationVersion.load(ordering: .acquiring)
       if before & 1 == 1 { continue }
       let result = try body()
       atomicMemoryFence(ordering: .acquiring)  // the body's reads happen before the second check
       if configurationVersion.load(ordering: .relaxed) == before { return result }
+      runs += 1
+      // A body that commits through another thread (or an InjectionContext) and waits for it changes the
+      // configuration in every run: it would run for ever (found by review H84).
+      if runs == Self.consistentReadsRunLimit {
+        stop(
+          "Injection.withConsistentReads { … } ran its body \(runs) times and a commit landed during every run: "
+            + "the body most likely commits, or waits for a commit, through another thread (its own commits "
+            + "throw commitInsideConsistentReads). Commit before or after it.")
+      }
     }
   }
 

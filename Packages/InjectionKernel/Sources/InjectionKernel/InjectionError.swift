@@ -25,7 +25,7 @@ public enum InjectionError: Error, Equatable, CustomStringConvertible {
   /// A commit was made by code the kernel runs while it commits — a selection's `filter`, a builder given
   /// to ``InjectionRules/add(to:builder:)``, an `onCommit` action, or a deinit they cause — which would
   /// wait for the commit in progress on its own thread forever. `running` names that code (`the filter of
-  /// the rule for Inject: type Swift.String, in MyApp.Host, filtered`) as well as the kernel can tell.
+  /// the rule (Inject: type Swift.String, in MyApp.Host, filtered)`) as well as the kernel can tell.
   case commitDuringCommit(running: String)
   /// A rule was recorded on a batch whose block has ended (``InjectionRules/checkNotEnded()``): the
   /// `lets` of an imperative block (or a dry run), of a module's `configure` or of an override's rules,

@@ -23,7 +23,8 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
   /// modules, which removing the module could not bring back.
   case moduleRejectsAll(String)
   /// A child injector was used after ``ChildInjector/end()`` (its own, or that of the child it was made
-  /// from), or a ``Resolver`` one of its bindings' factories was given: its rules no longer apply anywhere.
+  /// from), or a ``Resolver`` given to the factory of a binding made in a child injector or an override
+  /// scope that has ended since: its rules no longer apply anywhere.
   case childInjectorEnded
 
   /// A sentence for logs and test failures.
@@ -53,8 +54,9 @@ public enum ResolutionError: Error, Equatable, CustomStringConvertible {
         + "(lets.inject(…).reject()), or call Injection.rejectAllInjections() outside modules."
     case .childInjectorEnded:
       return "The child injector was used after end() (its own, or that of the child injector it was made from), "
-        + "or a resolver its bindings' factories were given was used after it ended: its rules no longer apply. "
-        + "Make a new child injector."
+        + "or a factory's resolver was used after the child injector or override scope (a test's withOverrides "
+        + "or trait) its binding was made in had ended: its rules no longer apply. Make a new child injector, or "
+        + "resolve from where the caller runs now."
     }
   }
 

@@ -47,11 +47,19 @@ public struct Resolver {
 
   /// `body` where the binding was made, unless the caller runs there already (or in a scope within it,
   /// whose rules are more specific). Found by review H82: a coordinator's resolver kept from a child
-  /// injector's factory resolved the parent's bindings when called outside the child.
+  /// injector's factory resolved the parent's bindings when called outside the child. The binding's home
+  /// must apply from the call's start to its end, as for ``ChildInjector/resolve(_:named:arguments:)``: an
+  /// ended one (also one that ends while the call runs) would have answered with the rules around it
+  /// (found by review H84).
   private func atHome<Result>(_ body: () throws -> Result) throws -> Result {
-    if home.encloses(.current) { return try body() }
     guard home.isActive else { throw ResolutionError.childInjectorEnded }
-    return try home.run(body)
+    do {
+      let result = home.encloses(.current) ? try body() : try home.run(body)
+      guard home.isActive else { throw ResolutionError.childInjectorEnded }
+      return result
+    } catch  where !home.isActive {
+      throw ResolutionError.childInjectorEnded
+    }
   }
 
   /// The caller's argument at `index`, of type `type`.

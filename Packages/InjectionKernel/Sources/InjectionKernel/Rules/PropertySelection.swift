@@ -208,9 +208,14 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   func passesPredicates(_ property: PropertyDescriptor) -> Bool {
     guard !predicates.isEmpty else { return true }
     return withUnsafePointer(to: self) { selection in
-      let outer = ik_running_selection_get()
+      // The innermost mark is the only one set: app code named by `runningAppCode` is not running inside.
+      let (outer, outerCode) = (ik_running_selection_get(), ik_running_code_get())
       ik_running_selection_set(UInt(bitPattern: selection))
-      defer { ik_running_selection_set(outer) }
+      ik_running_code_set(0)
+      defer {
+        ik_running_selection_set(outer)
+        ik_running_code_set(outerCode)
+      }
       return predicates.allSatisfy { $0(property) }
     }
   }
@@ -223,10 +228,10 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   }
 
   /// What app code the calling thread runs for the kernel's commit, as far as the kernel knows: a
-  /// selection's filter (`the filter of the rule for …`) or what a plugin named with
+  /// selection's filter (`the filter of the rule (Inject: type …, filtered)`) or what a plugin named with
   /// ``Injection/runningAppCode(_:_:)``; `nil` when neither.
   static var runningAppCode: String? {
-    if let selection = running { return "the filter of the rule for \(selection)" }
+    if let selection = running { return "the filter of the rule (\(selection))" }
     let bits = ik_running_code_get()
     guard bits != 0 else { return nil }
     return UnsafePointer<String>(bitPattern: bits)?.pointee

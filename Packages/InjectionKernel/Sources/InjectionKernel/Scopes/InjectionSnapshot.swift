@@ -1,3 +1,5 @@
+internal import InjectionReadSections
+
 /// The process's whole injection state at one moment: committed rules, every property's injection and
 /// every plugin's ``ScopedState``. Take one with ``Injection/snapshot()`` and put it back with
 /// ``Injection/restore(_:)`` — in XCTest's `setUp` and `tearDown`, or around a part of an app that
@@ -92,6 +94,14 @@ extension Injection {
   /// rewrite the state of every task running beside it and leave the scope's own commits in place.
   public static func restore(_ snapshot: InjectionSnapshot) {
     stopInsideScope("Injection.restore(_:)")
+    // A restore changes the configuration as a commit does: inside `withConsistentReads` the body would run
+    // again for ever (found by review H84). It cannot throw, so it stops.
+    if ik_consistent_reads_get() > 0 {
+      stop(
+        "Injection.restore(_:) was called inside Injection.withConsistentReads { … }: the body runs again until "
+          + "no change lands while it reads, so its own restore would make it run for ever. Restore before or "
+          + "after it.")
+    }
     let (retired, forgotten) = RuleLog.shared.withCommitLock { log in
       log.restore(snapshot.rules)
       BuilderFailures.forgetAll()

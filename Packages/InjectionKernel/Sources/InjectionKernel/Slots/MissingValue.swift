@@ -51,13 +51,19 @@ extension PropertyDescriptor {
       + "selects the properties declared with that very type; "
   }
 
-  /// For a read inside an override scope or a child injector, a note that its rules decide there (a
-  /// rejection or `withIsolatedInjections` there hides the process's injections: found by review H82,
-  /// whose stop said "nothing injected" while the process had an injection); empty outside them.
+  /// For a read inside an override scope or a child injector of a property the process injects, a note
+  /// that the scope's rules decide there (found by review H82: a scope that rejected the property stopped
+  /// saying "nothing injected" while the process had an injection; H84: not for properties the process
+  /// does not inject either). Empty otherwise, and when the calling thread holds the commit lock.
   private var scopeNote: String {
-    guard InjectionScope.current != nil else { return "" }
-    return "the read ran inside an override scope or a child injector, whose rules decide there (one that "
-      + "rejected the property, or isolates its injections, hides the process's); "
+    guard InjectionScope.current != nil, !RuleLog.shared.isHeldByCurrentThread else { return "" }
+    let processInjects = RuleLog.shared.withCommitLock { log -> Bool in
+      guard let found = log.decisionAndLevel(for: self), case .some(.some) = found.decision else { return false }
+      return true
+    }
+    guard processInjects else { return "" }
+    return "the process injects it, but the read ran inside an override scope or a child injector whose rules "
+      + "decide there (a rejection there hides the process's injection); "
   }
 }
 
