@@ -170,16 +170,7 @@ public enum Injection {
   /// ``InjectionError/commitDuringCommit(running:)`` it throws.
   public static func runningAppCode<Result>(_ description: String, _ body: () throws -> Result) rethrows -> Result {
     try withUnsafePointer(to: description) { pointer in
-      // The innermost mark is the only one set: a filter is not running inside this code (see
-      // `PropertySelection.passesPredicates`; found by review H84: the outer filter was named).
-      let (outer, outerSelection) = (ik_running_code_get(), ik_running_selection_get())
-      ik_running_code_set(UInt(bitPattern: pointer))
-      ik_running_selection_set(0)
-      defer {
-        ik_running_code_set(outer)
-        ik_running_selection_set(outerSelection)
-      }
-      return try body()
+      try PropertySelection.marking(selection: 0, code: UInt(bitPattern: pointer), body)
     }
   }
 

@@ -208,16 +208,24 @@ public struct PropertySelection: Sendable, CustomStringConvertible {
   func passesPredicates(_ property: PropertyDescriptor) -> Bool {
     guard !predicates.isEmpty else { return true }
     return withUnsafePointer(to: self) { selection in
-      // The innermost mark is the only one set: app code named by `runningAppCode` is not running inside.
-      let (outer, outerCode) = (ik_running_selection_get(), ik_running_code_get())
-      ik_running_selection_set(UInt(bitPattern: selection))
-      ik_running_code_set(0)
-      defer {
-        ik_running_selection_set(outer)
-        ik_running_code_set(outerCode)
-      }
-      return predicates.allSatisfy { $0(property) }
+      Self.marking(selection: UInt(bitPattern: selection), code: 0) { predicates.allSatisfy { $0(property) } }
     }
+  }
+
+  /// Runs `body` with the calling thread's marks of running app code set to `selection` (a selection's
+  /// address) and `code` (a `String`'s address, see ``Injection/runningAppCode(_:_:)``), one of them 0,
+  /// and the outer marks put back after: the innermost mark is the only one set, so the innermost code is
+  /// the one named (found by review H84: an outer filter was named). The addresses must stay valid while
+  /// `body` runs.
+  static func marking<Result>(selection: UInt, code: UInt, _ body: () throws -> Result) rethrows -> Result {
+    let (outerSelection, outerCode) = (ik_running_selection_get(), ik_running_code_get())
+    ik_running_selection_set(selection)
+    ik_running_code_set(code)
+    defer {
+      ik_running_selection_set(outerSelection)
+      ik_running_code_set(outerCode)
+    }
+    return try body()
   }
 
   /// The selection whose predicates the calling thread is running (see ``passesPredicates(_:)``), if any.
